@@ -10,7 +10,9 @@ no I/O. The usual entry points:
 'legal: 8/5 6/5'
 """
 
+from companion.rules import match, match_id, position_id, xgid
 from companion.rules.judge import Verdict, judge
+from companion.rules.match import CubeState, GameResult, MatchState, game_result
 from companion.rules.moves import (
     LegalPlay,
     Move,
@@ -21,6 +23,7 @@ from companion.rules.moves import (
     legal_results,
 )
 from companion.rules.notation import TypedMove, format_play, parse_play
+from companion.rules.parse import ParsedPosition, parse_position
 from companion.rules.position import BAR, OFF, AbsoluteBoard, Colour, Position
 
 __all__ = [
@@ -28,8 +31,12 @@ __all__ = [
     "OFF",
     "AbsoluteBoard",
     "Colour",
+    "CubeState",
+    "GameResult",
     "LegalPlay",
+    "MatchState",
     "Move",
+    "ParsedPosition",
     "Play",
     "Position",
     "TypedMove",
@@ -37,8 +44,14 @@ __all__ = [
     "apply_moves",
     "check_dice",
     "format_play",
+    "game_result",
     "generate_plays",
     "judge",
     "legal_results",
+    "match",
+    "match_id",
     "parse_play",
+    "parse_position",
+    "position_id",
+    "xgid",
 ]
