@@ -1,0 +1,328 @@
+"""The physical board: its solid shape around the canonical plane, and its flat painted texture.
+
+Coordinates are the canonical plane of :mod:`companion.geometry` in millimetres (``x`` right,
+``y`` toward white's seat) plus a *height* above the playing surface. The playing area and the
+trays lie at height 0; the frame and the bar stand ``FRAME_HEIGHT`` above them (checkers on the
+bar rest on top of it); the table is ``BOX_DEPTH`` below.
+
+The board can stand in four ways relative to the camera (``white_home``: the image quadrant of
+white's home board). The whole solid board is placed in the *world* by :class:`Orientation`, a
+flip of the plane about the board's centre, so a mirrored setup (home boards on white's left)
+is simply the board with every checker drawn where a mirrored player puts it.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.sim.styles import BGR, BoardStyle, Surface
+
+FRAME_HEIGHT = 8.0
+"""How far the frame and bar stand above the playing surface."""
+BOX_DEPTH = 30.0
+"""How far the table lies below the playing surface."""
+TRAY_DIVIDER = 10.0
+"""The strip of frame between the two trays."""
+TEXTURE_PX_PER_MM = 2.5
+
+OBJECT_LEFT = -g.FRAME_WIDTH
+OBJECT_TOP = -g.FRAME_WIDTH
+OBJECT_RIGHT = g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH + g.FRAME_WIDTH
+OBJECT_BOTTOM = g.PLAY_HEIGHT + g.FRAME_WIDTH
+CENTRE_X = (OBJECT_LEFT + OBJECT_RIGHT) / 2
+CENTRE_Y = (OBJECT_TOP + OBJECT_BOTTOM) / 2
+
+WhiteHome = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
+WHITE_HOMES: tuple[WhiteHome, ...] = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+
+
+@dataclass(frozen=True, slots=True)
+class Orientation:
+    """Where the canonical board stands in the world: flips about the board's centre.
+
+    ``white_home`` names the image quadrant of white's home board for a camera at rotation 0
+    (the image's top is the world's top). ``bottom-left`` and ``top-right`` are mirrored setups.
+    """
+
+    white_home: WhiteHome = "bottom-right"
+
+    @property
+    def flip_x(self) -> bool:
+        return self.white_home in ("bottom-left", "top-left")
+
+    @property
+    def flip_y(self) -> bool:
+        return self.white_home in ("top-right", "top-left")
+
+    @property
+    def mirrored(self) -> bool:
+        """True when the home boards lie on white's left (as ``geometry.right_hand_half`` means)."""
+        return self.flip_x != self.flip_y
+
+    def to_world(self, x: float, y: float) -> tuple[float, float]:
+        return (
+            2 * CENTRE_X - x if self.flip_x else x,
+            2 * CENTRE_Y - y if self.flip_y else y,
+        )
+
+    def to_world_array(self, xy: FloatArray) -> FloatArray:
+        out = xy.astype(np.float64, copy=True)
+        if self.flip_x:
+            out[..., 0] = 2 * CENTRE_X - out[..., 0]
+        if self.flip_y:
+            out[..., 1] = 2 * CENTRE_Y - out[..., 1]
+        return out
+
+    def to_canonical(self, x: float, y: float) -> tuple[float, float]:
+        """The inverse of :meth:`to_world` (a flip is its own inverse)."""
+        return self.to_world(x, y)
+
+
+def holes() -> list[g.Rect]:
+    """The sunken parts of the board (height 0): both halves of the playing area, both trays."""
+    return [
+        (0.0, 0.0, g.BAR_LEFT, g.PLAY_HEIGHT),
+        (g.BAR_RIGHT, 0.0, g.PLAY_WIDTH, g.PLAY_HEIGHT),
+        g.tray_rect("black"),
+        g.tray_rect("white"),
+    ]
+
+
+def _inside(rect: g.Rect, x: float, y: float) -> bool:
+    return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
+
+
+def surface_height(x: float, y: float) -> float:
+    """Height of whatever a small object resting at canonical ``(x, y)`` stands on."""
+    if not (OBJECT_LEFT <= x <= OBJECT_RIGHT and OBJECT_TOP <= y <= OBJECT_BOTTOM):
+        return -BOX_DEPTH
+    if any(_inside(rect, x, y) for rect in holes()):
+        return 0.0
+    return FRAME_HEIGHT
+
+
+def outline() -> FloatArray:
+    """The board's outer outline on the canonical plane, clockwise from the top-left."""
+    return np.array(
+        [
+            (OBJECT_LEFT, OBJECT_TOP),
+            (OBJECT_RIGHT, OBJECT_TOP),
+            (OBJECT_RIGHT, OBJECT_BOTTOM),
+            (OBJECT_LEFT, OBJECT_BOTTOM),
+        ],
+        dtype=np.float64,
+    )
+
+
+def frame_strips() -> list[g.Rect]:
+    """The raised frame and bar as rectangles that together cover outline minus holes."""
+    tray = g.tray_rect("black")
+    return [
+        (OBJECT_LEFT, OBJECT_TOP, OBJECT_RIGHT, 0.0),
+        (OBJECT_LEFT, g.PLAY_HEIGHT, OBJECT_RIGHT, OBJECT_BOTTOM),
+        (OBJECT_LEFT, 0.0, 0.0, g.PLAY_HEIGHT),
+        (g.BAR_LEFT, 0.0, g.BAR_RIGHT, g.PLAY_HEIGHT),
+        (g.PLAY_WIDTH, 0.0, tray[0], g.PLAY_HEIGHT),
+        (tray[0], tray[3], tray[2], g.tray_rect("white")[1]),
+        (tray[2], 0.0, OBJECT_RIGHT, g.PLAY_HEIGHT),
+    ]
+
+
+def walls() -> Iterator[tuple[FloatArray, tuple[float, float]]]:
+    """The inner walls around every hole: quads (canonical x, y, height) and their normals.
+
+    The normal is the horizontal direction the wall faces, into the hole.
+    """
+    for x0, y0, x1, y1 in holes():
+        edges = [
+            ((x0, y0), (x1, y0), (0.0, 1.0)),
+            ((x1, y0), (x1, y1), (-1.0, 0.0)),
+            ((x1, y1), (x0, y1), (0.0, -1.0)),
+            ((x0, y1), (x0, y0), (1.0, 0.0)),
+        ]
+        for a, b, normal in edges:
+            quad = np.array(
+                [
+                    (a[0], a[1], 0.0),
+                    (b[0], b[1], 0.0),
+                    (b[0], b[1], FRAME_HEIGHT),
+                    (a[0], a[1], FRAME_HEIGHT),
+                ]
+            )
+            yield quad, normal
+
+
+# -- the painted texture ----------------------------------------------------------------------
+
+
+def texture_to_canonical() -> FloatArray:
+    """3x3 matrix taking texture pixel coordinates to canonical millimetres."""
+    s = 1.0 / TEXTURE_PX_PER_MM
+    return np.array([[s, 0.0, OBJECT_LEFT], [0.0, s, OBJECT_TOP], [0.0, 0.0, 1.0]])
+
+
+def texture_size() -> tuple[int, int]:
+    """(width, height) of the board texture in pixels."""
+    return (
+        round((OBJECT_RIGHT - OBJECT_LEFT) * TEXTURE_PX_PER_MM),
+        round((OBJECT_BOTTOM - OBJECT_TOP) * TEXTURE_PX_PER_MM),
+    )
+
+
+def _px(x: float, y: float) -> tuple[float, float]:
+    return ((x - OBJECT_LEFT) * TEXTURE_PX_PER_MM, (y - OBJECT_TOP) * TEXTURE_PX_PER_MM)
+
+
+def _grain(
+    rng: np.random.Generator, shape: tuple[int, int], surface: Surface, horizontal: bool = True
+) -> npt.NDArray[np.float32]:
+    """A multiplicative brightness pattern (about 1.0) that makes a surface look like a material."""
+    h, w = shape
+    if surface == "wood":
+        # growth rings bent by slow noise, fine pores along the grain, and plank-wide tone
+        bend: npt.NDArray[Any] = rng.standard_normal((max(h // 60, 3), max(w // 200, 3)))
+        bend = cv2.resize(bend.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+        rows = np.arange(h, dtype=np.float32)[:, None] / max(h, 1)
+        rings = np.sin((rows * 90.0 + bend * 2.2) * np.float32(math.pi))
+        pores: npt.NDArray[Any] = rng.standard_normal((h, max(w // 6, 4))).astype(np.float32)
+        pores = cv2.resize(pores, (w, h), interpolation=cv2.INTER_LINEAR)
+        tone: npt.NDArray[Any] = rng.standard_normal((max(h // 120, 2), 3)).astype(np.float32)
+        tone = cv2.resize(tone, (w, h), interpolation=cv2.INTER_CUBIC)
+        pattern: npt.NDArray[Any] = 0.05 * rings + 0.035 * pores + 0.04 * tone
+        if not horizontal:
+            pattern = cv2.resize(pattern.T.copy(), (w, h))
+        return np.asarray(1.0 + pattern, dtype=np.float32)
+    if surface == "felt":
+        fine = _smooth_noise(rng, (h, w), (h, w), 0.8)
+        blotch = _smooth_noise(rng, (h, w), (max(h // 60, 2), max(w // 60, 2)), 0.0)
+        return np.asarray(1.0 + 0.06 * fine + 0.025 * blotch, dtype=np.float32)
+    if surface == "leather":
+        fine = _smooth_noise(rng, (h, w), (h, w), 1.2)
+        blotch = _smooth_noise(rng, (h, w), (max(h // 80, 2), max(w // 80, 2)), 0.0)
+        return np.asarray(1.0 + 0.035 * fine + 0.02 * blotch, dtype=np.float32)
+    fine = _smooth_noise(rng, (h, w), (h, w), 1.0)
+    return np.asarray(1.0 + 0.015 * fine, dtype=np.float32)
+
+
+def _smooth_noise(
+    rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int], blur: float
+) -> npt.NDArray[np.float32]:
+    """Gaussian noise drawn on a ``cells`` grid, scaled up to ``shape`` and blurred."""
+    noise: npt.NDArray[Any] = rng.standard_normal(cells, dtype=np.float32)
+    if cells != shape:
+        noise = cv2.resize(noise, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    if blur > 0:
+        noise = cv2.GaussianBlur(noise, (0, 0), blur)
+    return np.asarray(noise, dtype=np.float32)
+
+
+def _paint(
+    canvas: npt.NDArray[np.float32],
+    mask: npt.NDArray[np.uint8],
+    colour: BGR,
+    pattern: npt.NDArray[np.float32],
+) -> None:
+    """Fills ``mask`` (0-255, antialiased) with ``colour`` modulated by ``pattern``."""
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    paint = np.asarray(colour, dtype=np.float32)[None, None, :] * pattern[..., None]
+    canvas *= 1.0 - alpha
+    canvas += alpha * paint
+
+
+def _poly_mask(
+    shape: tuple[int, int], polygons: list[list[tuple[float, float]]]
+) -> npt.NDArray[np.uint8]:
+    mask = np.zeros(shape, dtype=np.uint8)
+    pts = [
+        np.round(np.array([_px(x, y) for x, y in poly]) * 16).astype(np.int32) for poly in polygons
+    ]
+    cv2.fillPoly(mask, pts, 255, lineType=cv2.LINE_AA, shift=4)
+    return mask
+
+
+@lru_cache(maxsize=24)
+def board_texture(style: BoardStyle, white_home: WhiteHome = "bottom-right") -> Image:
+    """The flat painted board (field, points, frame top, trays) seen from straight above.
+
+    Cached: every frame of a style warps the same texture. Texture pixels map to the *world*
+    plane (after the orientation flip), see :func:`texture_to_canonical` and :class:`Orientation`.
+    """
+    texture = _painted(style)
+    orientation = Orientation(white_home)
+    if orientation.flip_x:
+        texture = texture[:, ::-1]
+    if orientation.flip_y:
+        texture = texture[::-1, :]
+    return np.ascontiguousarray(texture)
+
+
+@lru_cache(maxsize=8)
+def _painted(style: BoardStyle) -> Image:
+    w, h = texture_size()
+    rng = np.random.default_rng(zlib.crc32(style.name.encode()))
+    canvas = np.zeros((h, w, 3), dtype=np.float32)
+    # frame everywhere, then the field in the holes, then points
+    frame_grain = _grain(rng, (h, w), style.frame_surface)
+    _paint(canvas, np.full((h, w), 255, np.uint8), style.frame, frame_grain)
+    field_grain = _grain(rng, (h, w), style.field_surface)
+    hole_polys = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in holes()]
+    _paint(canvas, _poly_mask((h, w), hole_polys), style.field, field_grain)
+    point_grain = _grain(rng, (h, w), style.point_surface)
+    for colour, parity in ((style.point_a, 0), (style.point_b, 1)):
+        triangles = []
+        for number in range(1, 25):
+            if number % 2 == parity:
+                triangles.append(list(g.point_shape(number).triangle()))
+        _paint(canvas, _poly_mask((h, w), triangles), colour, point_grain)
+    # a thin inlay line around the field and the hinge along the bar, as on real cases
+    inlay = np.zeros((h, w), np.uint8)
+    for x0, y0, x1, y1 in holes()[:2]:
+        a, b = _px(x0 - 3, y0 - 3), _px(x1 + 3, y1 + 3)
+        cv2.rectangle(
+            inlay,
+            (round(a[0] * 16), round(a[1] * 16)),
+            (round(b[0] * 16), round(b[1] * 16)),
+            255,
+            2,
+            cv2.LINE_AA,
+            4,
+        )
+    inlay_colour = tuple(int(min(255, c * 1.5 + 25)) for c in style.frame)
+    _paint(canvas, inlay, inlay_colour, np.ones((h, w), np.float32))  # type: ignore[arg-type]
+    hinge_x = (g.BAR_LEFT + g.BAR_RIGHT) / 2
+    hinge = np.zeros((h, w), np.uint8)
+    a, b = _px(hinge_x, OBJECT_TOP), _px(hinge_x, OBJECT_BOTTOM)
+    cv2.line(hinge, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, 2, cv2.LINE_AA)
+    dark = tuple(int(c * 0.45) for c in style.frame)
+    _paint(canvas, hinge, dark, np.ones((h, w), np.float32))  # type: ignore[arg-type]
+    metal = np.zeros((h, w), np.uint8)
+    for y_hinge in (g.PLAY_HEIGHT * 0.2, g.PLAY_HEIGHT * 0.8):
+        a, b = _px(hinge_x - 6, y_hinge - 14), _px(hinge_x + 6, y_hinge + 14)
+        cv2.rectangle(
+            metal, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, -1, cv2.LINE_AA
+        )
+    _paint(canvas, metal, (175, 180, 185), _grain(rng, (h, w), "plain"))
+    return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=8)
+def table_texture(colour: BGR, surface: Surface, size: tuple[int, int]) -> Image:
+    """The table around the board, filling a whole frame of ``size`` (width, height)."""
+    w, h = size
+    rng = np.random.default_rng(7 + sum(colour))
+    pattern = _grain(rng, (h, w), surface)
+    base = np.asarray(colour, np.float32)[None, None, :] * pattern[..., None]
+    return np.asarray(np.clip(base, 0, 255), dtype=np.uint8)

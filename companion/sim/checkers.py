@@ -1,0 +1,273 @@
+"""Checkers: where each one stands (from a board in absolute colours) and how to draw it.
+
+A checker is a disc ``geometry.CHECKER_DIAMETER`` across and :data:`THICKNESS` thick. On a
+point it lies flat at ``geometry.stack_centres``; on the bar it lies on top of the raised bar;
+borne off it stands on edge in its tray (``geometry.tray_slots``), so that only its rim shows.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.sim import board
+from companion.sim.camera import Camera
+from companion.sim.drawing import fill
+from companion.sim.styles import BGR, CheckerSet
+
+THICKNESS = 7.0
+RADIUS = g.CHECKER_DIAMETER / 2
+ColourName = Literal["white", "black"]
+Place = Literal["point", "bar", "off"]
+_CIRCLE = np.linspace(0, 2 * math.pi, 48, endpoint=False)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerPlacement:
+    """One checker in the scene, in canonical millimetres."""
+
+    colour: ColourName
+    place: Place
+    point: int
+    """White's point number 1-24 for checkers on a point, 0 elsewhere."""
+    x: float
+    y: float
+    base: float
+    """Height of the checker's underside."""
+    layer: int
+    on_edge: bool = False
+
+
+JITTER = 1.2
+"""Most a hand-placed checker strays sideways from the middle of its point, in mm."""
+
+
+def _jitter(seed: int | None, point: int, index: int) -> float:
+    if seed is None:
+        return 0.0
+    return float(np.random.default_rng([seed, point, index]).uniform(-JITTER, JITTER))
+
+
+def place_checkers(
+    points: Sequence[int],
+    bar: Mapping[str, int],
+    off: Mapping[str, int],
+    style: g.StackStyle,
+    jitter_seed: int | None = None,
+) -> list[CheckerPlacement]:
+    """Every checker of a board (24 signed counts in white's numbering, bar and off).
+
+    With ``jitter_seed``, checkers on points stray a little sideways, as placed by hand; the
+    same seed gives the same strays, so a checker keeps its spot from frame to frame.
+    """
+    placements: list[CheckerPlacement] = []
+    for index, value in enumerate(points):
+        if value == 0:
+            continue
+        colour: ColourName = "white" if value > 0 else "black"
+        for slot, (x, y, layer) in enumerate(g.stack_centres(index + 1, abs(value), style)):
+            x += _jitter(jitter_seed, index + 1, slot)
+            placements.append(
+                CheckerPlacement(colour, "point", index + 1, x, y, layer * THICKNESS, layer)
+            )
+    for colour in ("white", "black"):
+        for x, y, _ in g.bar_centres(colour, int(bar.get(colour, 0))):
+            placements.append(CheckerPlacement(colour, "bar", 0, x, y, board.FRAME_HEIGHT, 0))
+        for x0, y0, x1, y1 in g.tray_slots(colour, int(off.get(colour, 0))):
+            placements.append(
+                CheckerPlacement(colour, "off", 0, (x0 + x1) / 2, (y0 + y1) / 2, 0.0, 0, True)
+            )
+    return placements
+
+
+def top_height(checker: CheckerPlacement) -> float:
+    return checker.base + (g.CHECKER_DIAMETER if checker.on_edge else THICKNESS)
+
+
+def _shade(colour: BGR, factor: float) -> tuple[float, float, float]:
+    return (
+        min(255.0, colour[0] * factor),
+        min(255.0, colour[1] * factor),
+        min(255.0, colour[2] * factor),
+    )
+
+
+def checker_outline_3d(
+    checker: CheckerPlacement, orientation: board.Orientation
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """(bottom, top) rims of the checker as (48, 3) world points (x, y, height)."""
+    wx, wy = orientation.to_world(checker.x, checker.y)
+    if checker.on_edge:
+        # standing on edge across the tray: a disc in a vertical plane along world x
+        cx = RADIUS * np.cos(_CIRCLE)
+        ch = RADIUS * np.sin(_CIRCLE) + RADIUS + checker.base
+        half = (g.TRAY_SLOT - 1.0) / 2
+        near = np.stack([wx + cx, np.full_like(cx, wy + half), ch], axis=-1)
+        far = np.stack([wx + cx, np.full_like(cx, wy - half), ch], axis=-1)
+        return far, near
+    cx = wx + RADIUS * np.cos(_CIRCLE)
+    cy = wy + RADIUS * np.sin(_CIRCLE)
+    bottom = np.stack([cx, cy, np.full_like(cx, checker.base)], axis=-1)
+    top = np.stack([cx, cy, np.full_like(cx, checker.base + THICKNESS)], axis=-1)
+    return bottom, top
+
+
+SPRITE = 64
+"""Side of a checker-face sprite in pixels (it spans the checker's diameter)."""
+
+
+AZIMUTH_BINS = 12
+
+
+@lru_cache(maxsize=1024)
+def face_sprite(
+    face: BGR, rim: BGR, gloss: float, azimuth_bin: int, elevation_bin: int
+) -> npt.NDArray[np.uint8]:
+    """A checker's top face lit from one direction: (SPRITE, SPRITE, 3) colour and alpha.
+
+    The face is modelled as a height field (a bevelled rim, a groove ring, a slight dome), lit
+    by Lambert plus a Blinn highlight, so the rim catches the light on one side and falls into
+    shade on the other as on a real turned checker. The light is binned (azimuth in twelfths
+    of a turn, elevation in 10-degree steps) so sprites are reused. Returns BGRA.
+    """
+    azimuth = azimuth_bin * 2 * math.pi / AZIMUTH_BINS
+    elevation = math.radians(10 * elevation_bin + 5)
+    light = np.array(
+        [
+            math.cos(azimuth) * math.cos(elevation),
+            math.sin(azimuth) * math.cos(elevation),
+            math.sin(elevation),
+        ]
+    )
+    half_vector = light + np.array([0.0, 0.0, 1.0])
+    half_vector /= np.linalg.norm(half_vector)
+    coords = (np.arange(SPRITE, dtype=np.float32) + 0.5) / SPRITE * 2 - 1
+    xx, yy = np.meshgrid(coords, coords)
+    r = np.sqrt(xx * xx + yy * yy) * RADIUS
+    phi = np.arctan2(yy, xx)
+    # slope (radians) of the surface along the radius at each ring
+    slope = np.full_like(r, 0.0)
+    slope += np.where(r < RADIUS * 0.62, 0.06 * r / (RADIUS * 0.62), 0.0)
+    groove = np.exp(-(((r - RADIUS * 0.66) / 0.55) ** 2))
+    slope += groove * np.sign(r - RADIUS * 0.66) * 0.5
+    bevel = np.clip((r - (RADIUS - 2.2)) / 2.2, 0, 1)
+    slope += bevel**1.5 * 1.0
+    nx = np.sin(slope) * np.cos(phi)
+    ny = np.sin(slope) * np.sin(phi)
+    nz = np.cos(slope)
+    lambert = np.clip(nx * light[0] + ny * light[1] + nz * light[2], 0, 1)
+    spec = np.clip(nx * half_vector[0] + ny * half_vector[1] + nz * half_vector[2], 0, 1) ** 60
+    albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
+    albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
+    shade = 0.55 + 0.5 * lambert / max(light[2], 0.3)
+    # a flat face mirrors a broad lamp evenly (a faint sheen); the curved rim and groove show
+    # the lamp as a crisp highlight
+    curved = np.clip(bevel + groove, 0, 1)
+    sheen = spec * (0.12 + 0.6 * curved)
+    colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
+    colour *= (1 - 0.18 * groove)[..., None]
+    alpha = np.clip((RADIUS - r) / (RADIUS * 2 / SPRITE) + 0.5, 0, 1) * 255
+    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+
+
+def _sprite_for(
+    looks: CheckerSet, colour: ColourName, light: npt.NDArray[np.float64]
+) -> npt.NDArray[np.uint8]:
+    azimuth = math.atan2(light[1], light[0]) % (2 * math.pi)
+    elevation = math.degrees(math.asin(max(-1.0, min(1.0, float(light[2])))))
+    face = looks.white if colour == "white" else looks.black
+    rim = looks.white_rim if colour == "white" else looks.black_rim
+    return face_sprite(
+        face,
+        rim,
+        looks.gloss,
+        round(azimuth / (2 * math.pi) * AZIMUTH_BINS) % AZIMUTH_BINS,
+        min(8, int(elevation // 10)),
+    )
+
+
+def _paste(
+    image: npt.NDArray[np.uint8],
+    sprite: npt.NDArray[np.uint8],
+    affine: npt.NDArray[np.float64],
+    corners: npt.NDArray[np.float64],
+) -> None:
+    """Warps a sprite by ``affine`` (sprite px -> image px) and blends it by its alpha."""
+    height, width = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 1, 0)
+    x1 = min(int(np.ceil(corners[:, 0].max())) + 2, width)
+    y1 = min(int(np.ceil(corners[:, 1].max())) + 2, height)
+    if x1 <= x0 or y1 <= y0:
+        return
+    shifted = affine.copy()
+    shifted[0, 2] -= x0
+    shifted[1, 2] -= y0
+    size = (int(x1 - x0), int(y1 - y0))
+    warped = cv2.warpAffine(sprite, shifted, size, flags=cv2.INTER_LINEAR).astype(np.float32)
+    weight = warped[..., 3:] * np.float32(1 / 255)
+    roi = image[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - weight) + warped[..., :3] * weight).astype(np.uint8)
+
+
+def draw_checker(
+    image: npt.NDArray[np.uint8],
+    camera: Camera,
+    checker: CheckerPlacement,
+    orientation: board.Orientation,
+    looks: CheckerSet,
+    light: npt.NDArray[np.float64],
+) -> npt.NDArray[np.float64]:
+    """Draws one checker (side band, then its lit face); returns its outline in pixels.
+
+    ``light`` is the unit direction toward the main light (world x, y, height).
+    """
+    face = looks.white if checker.colour == "white" else looks.black
+    rim = looks.white_rim if checker.colour == "white" else looks.black_rim
+    bottom, top = checker_outline_3d(checker, orientation)
+    projected = camera.project_undistorted(np.concatenate([bottom, top]))
+    pb, pt = projected[: len(bottom)], projected[len(bottom) :]
+    hull = cv2.convexHull(projected.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    side_light = 0.45 + 0.35 * max(0.0, float(np.hypot(light[0], light[1])))
+    fill(image, hull, _shade(rim, side_light))
+    if checker.on_edge:
+        # the rim seen from above is the band between the two faces
+        fill(image, np.concatenate([pt, pb[::-1]]), _shade(rim, 0.9))
+        fill(image, pt, _shade(face, 0.8))
+        return hull
+    # the band's lower edge is darker where it meets the table
+    cv2.polylines(
+        image, [np.round(pb * 16).astype(np.int32)], True, _shade(rim, 0.3), 1, cv2.LINE_AA, 4
+    )
+    wx, wy = orientation.to_world(checker.x, checker.y)
+    h = checker.base + THICKNESS
+    anchors = np.array([(wx, wy, h), (wx + RADIUS, wy, h), (wx, wy + RADIUS, h)])
+    dst = camera.project_undistorted(anchors).astype(np.float32)
+    src = np.array(
+        [(SPRITE / 2, SPRITE / 2), (SPRITE, SPRITE / 2), (SPRITE / 2, SPRITE)], np.float32
+    )
+    affine = cv2.getAffineTransform(src - 0.5, dst)
+    _paste(image, _sprite_for(looks, checker.colour, light), np.asarray(affine, np.float64), pt)
+    return hull
+
+
+def shadow_outline(
+    checker: CheckerPlacement, orientation: board.Orientation, light: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """The checker's outline cast along ``light`` onto the surface it stands on (world 3D)."""
+    bottom, top = checker_outline_3d(checker, orientation)
+    ground = checker.base
+    points = np.concatenate([bottom, top])
+    lift = points[:, 2] - ground
+    cast = points.copy()
+    cast[:, 0] -= light[0] / max(light[2], 0.2) * lift
+    cast[:, 1] -= light[1] / max(light[2], 0.2) * lift
+    cast[:, 2] = ground
+    return cast

@@ -1,0 +1,319 @@
+"""Light and the camera's imperfections: shading, shadows, glare, colour cast, noise, blur, JPEG.
+
+Every effect takes its randomness from the frame's ``numpy.random.Generator``, so a seed fixes
+the pixels. The lights are physical enough to agree with the geometry: shadows fall away from
+the lamp, and the glare spot sits where the lamp's mirror image would be seen on the board.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.sim import board
+from companion.sim.camera import Camera
+from companion.sim.styles import Lighting
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Light:
+    """One frame's light: a lamp position (world x, y, height) and how the camera responds."""
+
+    kind: Lighting
+    lamp: FloatArray
+    exposure: float
+    falloff: float
+    """0 for an even light; up to 1 for a lamp whose brightness falls off across the board."""
+    warmth: float
+    """Colour cast toward orange (positive) or blue (negative), about -0.1..0.15."""
+    cast: tuple[float, float, float]
+    """Per-channel (B, G, R) gains of a slightly wrong white balance."""
+    shadow_strength: float
+    shadow_blur_mm: float
+    glare: float
+    noise: float
+    """Standard deviation of sensor noise in grey levels."""
+    blur: float
+    """Gaussian defocus sigma in pixels."""
+    vignette: float
+
+    def direction_at(self, x: float, y: float, height: float = 0.0) -> FloatArray:
+        """Unit vector (world) from a point toward the lamp."""
+        d = self.lamp - np.array([x, y, height])
+        return np.asarray(d / np.linalg.norm(d))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "kind": self.kind,
+            "lamp_mm": [round(float(v), 1) for v in self.lamp],
+            "exposure": round(self.exposure, 3),
+            "warmth": round(self.warmth, 3),
+            "cast": [round(c, 3) for c in self.cast],
+            "glare": round(self.glare, 3),
+            "noise": round(self.noise, 2),
+            "blur": round(self.blur, 2),
+        }
+
+
+def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
+    """A random light of the given kind."""
+    angle = rng.uniform(0, 2 * math.pi)
+    cx, cy = board.CENTRE_X, board.CENTRE_Y
+    cast = (
+        float(rng.uniform(0.95, 1.05)),
+        float(rng.uniform(0.97, 1.03)),
+        float(rng.uniform(0.95, 1.05)),
+    )
+    if kind == "even":
+        distance = rng.uniform(0, 300)
+        return Light(
+            kind,
+            np.array([cx + distance * math.cos(angle), cy + distance * math.sin(angle), 1800.0]),
+            exposure=float(rng.uniform(0.95, 1.08)),
+            falloff=0.1,
+            warmth=float(rng.uniform(-0.03, 0.04)),
+            cast=cast,
+            shadow_strength=float(rng.uniform(0.18, 0.3)),
+            shadow_blur_mm=9.0,
+            glare=0.0,
+            noise=float(rng.uniform(1.5, 3.0)),
+            blur=float(rng.uniform(0.3, 0.8)),
+            vignette=float(rng.uniform(0.05, 0.15)),
+        )
+    if kind == "lamp":
+        distance = rng.uniform(350, 650)
+        return Light(
+            kind,
+            np.array([cx + distance * math.cos(angle), cy + distance * math.sin(angle), 650.0]),
+            exposure=float(rng.uniform(0.95, 1.1)),
+            falloff=float(rng.uniform(0.5, 0.9)),
+            warmth=float(rng.uniform(0.06, 0.14)),
+            cast=cast,
+            shadow_strength=float(rng.uniform(0.35, 0.5)),
+            shadow_blur_mm=4.0,
+            glare=0.0,
+            noise=float(rng.uniform(2.0, 3.5)),
+            blur=float(rng.uniform(0.3, 0.9)),
+            vignette=float(rng.uniform(0.1, 0.25)),
+        )
+    if kind == "dim":
+        distance = rng.uniform(100, 500)
+        return Light(
+            kind,
+            np.array([cx + distance * math.cos(angle), cy + distance * math.sin(angle), 1200.0]),
+            exposure=float(rng.uniform(0.42, 0.6)),
+            falloff=0.4,
+            warmth=float(rng.uniform(0.02, 0.1)),
+            cast=cast,
+            shadow_strength=float(rng.uniform(0.2, 0.35)),
+            shadow_blur_mm=7.0,
+            glare=0.0,
+            noise=float(rng.uniform(4.0, 7.0)),
+            blur=float(rng.uniform(0.6, 1.2)),
+            vignette=float(rng.uniform(0.2, 0.35)),
+        )
+    distance = rng.uniform(150, 320)
+    return Light(
+        kind,
+        np.array([cx + distance * math.cos(angle), cy + distance * math.sin(angle), 900.0]),
+        exposure=float(rng.uniform(0.95, 1.05)),
+        falloff=0.3,
+        warmth=float(rng.uniform(-0.02, 0.06)),
+        cast=cast,
+        shadow_strength=float(rng.uniform(0.3, 0.45)),
+        shadow_blur_mm=5.0,
+        glare=float(rng.uniform(0.6, 1.0)),
+        noise=float(rng.uniform(2.0, 3.5)),
+        blur=float(rng.uniform(0.3, 0.8)),
+        vignette=float(rng.uniform(0.05, 0.15)),
+    )
+
+
+GAIN_UNIT = 128.0
+"""Gains are stored as bytes, ``128`` meaning 1.0, so they apply in one saturating multiply."""
+
+
+def gain_field(light: Light, camera: Camera) -> Image:
+    """Per-pixel brightness (H, W, 3) from the lamp's falloff, vignetting, warmth and exposure.
+
+    Bytes in units of 1/128 (see :data:`GAIN_UNIT`): up to twice the light the scene was drawn in.
+    """
+    width, height = camera.size
+    small_w, small_h = 64, 36
+    us = (np.arange(small_w) + 0.5) * width / small_w
+    vs = (np.arange(small_h) + 0.5) * height / small_h
+    uu, vv = np.meshgrid(us, vs)
+    # where each pixel's ray meets the table plane (height 0): invert the plane homography
+    inverse = np.linalg.inv(camera.plane_homography(0.0))
+    rays = np.stack([uu, vv, np.ones_like(uu)], axis=-1) @ inverse.T
+    wx = rays[..., 0] / rays[..., 2]
+    wy = rays[..., 1] / rays[..., 2]
+    dx, dy, dz = light.lamp[0] - wx, light.lamp[1] - wy, light.lamp[2]
+    r2 = dx * dx + dy * dy + dz * dz
+    irradiance = dz / np.sqrt(r2) / r2
+    irradiance = irradiance / irradiance.max()
+    brightness = (1 - light.falloff) + light.falloff * irradiance**0.7
+    radius2 = ((uu - width / 2) / (width / 2)) ** 2 + ((vv - height / 2) / (height / 2)) ** 2
+    brightness = brightness * (1 - light.vignette * radius2 / 2)
+    gains = (
+        np.stack(
+            [
+                brightness * light.cast[0] * (1 - light.warmth),
+                brightness * light.cast[1] * (1 + light.warmth * 0.1),
+                brightness * light.cast[2] * (1 + light.warmth * 0.8),
+            ],
+            axis=-1,
+        )
+        * light.exposure
+    )
+    small = np.clip(np.round(gains * GAIN_UNIT), 0, 255).astype(np.uint8)
+    return np.asarray(cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR))
+
+
+def glare_spot(
+    light: Light, camera: Camera, rng: np.random.Generator
+) -> npt.NDArray[np.float32] | None:
+    """Glare strength (H, W, 0-1) where the lamp's reflection on the glossy board meets the eye.
+
+    Applied as a screen blend toward the lamp's white: colours wash out rather than glow.
+    """
+    if light.glare <= 0:
+        return None
+    cam = camera.position
+    lamp = light.lamp
+    # mirror point on the plane: where the straight line lamp-mirror -> camera crosses height 0
+    t = lamp[2] / (lamp[2] + cam[2])
+    spot = lamp[:2] + (cam[:2] - lamp[:2]) * t
+    centre = camera.project_undistorted(np.array([spot[0], spot[1], 0.0]))
+    width, height = camera.size
+    small = 4
+    sw, sh = width // small, height // small
+    uu, vv = np.meshgrid(np.arange(sw) * small, np.arange(sh) * small)
+    radius = float(rng.uniform(0.05, 0.11)) * width
+    aspect = float(rng.uniform(0.6, 1.0))
+    d2 = ((uu - centre[0]) / radius) ** 2 + ((vv - centre[1]) / (radius * aspect)) ** 2
+    core = np.exp(-d2 * 1.6) * 0.75 + np.exp(-d2 * 0.3) * 0.25
+    field = (light.glare * 0.8 * core).astype(np.float32)
+    return np.asarray(cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR))
+
+
+NOISE_MARGIN = 96
+NOISE_UNIT = 16.0
+"""The noise slab stores ``128 + 16 * N(0, 1)`` as bytes: small, and added in one fast step."""
+
+
+@lru_cache(maxsize=2)
+def _noise_bank(width: int, height: int) -> Image:
+    """A fixed slab of Gaussian noise; frames take random windows of it (fast, seeded)."""
+    rng = np.random.default_rng(20240531)
+    noise = rng.standard_normal((height + NOISE_MARGIN, width + NOISE_MARGIN, 3), dtype=np.float32)
+    return np.clip(np.round(128 + NOISE_UNIT * noise), 0, 255).astype(np.uint8)
+
+
+def sensor_noise(shape: tuple[int, int], rng: np.random.Generator) -> Image:
+    """(H, W, 3) noise bytes ``128 + 16 N(0, 1)``; which window of the slab is chosen by ``rng``."""
+    height, width = shape
+    bank = _noise_bank(width, height)
+    dy, dx = int(rng.integers(0, NOISE_MARGIN)), int(rng.integers(0, NOISE_MARGIN))
+    return bank[dy : dy + height, dx : dx + width]
+
+
+def finish(
+    image: Image,
+    light: Light,
+    camera: Camera,
+    rng: np.random.Generator,
+    jpeg_quality: int | None,
+    noise_scale: float = 1.0,
+) -> Image:
+    """Applies light, glare, the camera's tone, lens distortion, defocus, sensor noise and JPEG."""
+    # the camera's tone response: a little less contrast and saturation than the scene, with
+    # lifted blacks, as consumer cameras and webcams deliver
+    saturation = float(rng.uniform(0.8, 1.0))
+    contrast = float(rng.uniform(0.86, 1.0))
+    mix = (
+        np.full((3, 3), (1 - saturation) / 3, np.float32) + np.eye(3, dtype=np.float32) * saturation
+    )
+    tone = np.hstack([mix * contrast, np.full((3, 1), 128 * (1 - contrast) + 4, np.float32)])
+    out: npt.NDArray[Any] = cv2.transform(image, tone)
+    out = cv2.multiply(out, gain_field(light, camera), scale=1 / GAIN_UNIT)
+    glare = glare_spot(light, camera, rng)
+    if glare is not None:
+        # a screen blend toward the lamp's white: colours wash out rather than glow
+        weight = np.clip(glare, 0, 0.92).astype(np.float32)
+        white = np.full_like(out, 250)
+        out = cv2.blendLinear(white, out, weight, np.float32(1.0) - weight)
+    if camera.distorted:
+        map_x, map_y = camera.distortion_maps()
+        out = cv2.remap(out, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    if light.blur > 0.25:
+        out = cv2.GaussianBlur(out, (0, 0), light.blur)
+    sigma = light.noise * noise_scale
+    if sigma > 0:
+        gain = sigma / NOISE_UNIT
+        out = cv2.addWeighted(out, 1.0, sensor_noise(image.shape[:2], rng), gain, -128.0 * gain)
+    if jpeg_quality is not None:
+        ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+        if ok:
+            out = np.asarray(cv2.imdecode(encoded, cv2.IMREAD_COLOR))
+    return np.asarray(out, dtype=np.uint8)
+
+
+SHADOW_SCALE = 4
+"""Shadows are drawn at 1/4 of the frame's resolution: they are soft, so nothing is lost."""
+
+
+def shadow_map(
+    camera: Camera,
+    outlines: list[FloatArray],
+    blur_mm: float,
+    keep_out: FloatArray | None = None,
+) -> npt.NDArray[np.float32]:
+    """Soft shadow coverage (0-1, at 1/4 resolution) cast by convex ``outlines`` (world 3D).
+
+    ``keep_out`` (pixel polygon) is a surface the shadow does not fall on, e.g. the board's top
+    for the shadow the board casts on the table.
+    """
+    width, height = camera.size
+    small: npt.NDArray[Any] = np.zeros((height // SHADOW_SCALE, width // SHADOW_SCALE), np.float32)
+    px_per_mm = camera.focal / max(float(camera.position[2]), 1.0)
+    for outline in outlines:
+        pts = camera.project_undistorted(outline) / SHADOW_SCALE
+        hull = cv2.convexHull(pts.astype(np.float32))
+        cv2.fillConvexPoly(small, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    blur = max(0.6, blur_mm * px_per_mm / SHADOW_SCALE)
+    small = cv2.GaussianBlur(small, (0, 0), blur)
+    np.minimum(small, 1.0, out=small)
+    if keep_out is not None:
+        pts = np.round(keep_out / SHADOW_SCALE * 16).astype(np.int32)
+        cv2.fillPoly(small, [pts], 0.0, cv2.LINE_AA, 4)
+    return np.asarray(small, dtype=np.float32)
+
+
+def darken(image: Image, camera: Camera, maps: list[tuple[npt.NDArray[np.float32], float]]) -> None:
+    """Darkens ``image`` in place by shadow maps (coverage, strength), only where they fall."""
+    factor = np.ones_like(maps[0][0])
+    for coverage, strength in maps:
+        factor *= 1.0 - strength * coverage
+    rows = np.flatnonzero(factor.min(axis=1) < 0.996)
+    cols = np.flatnonzero(factor.min(axis=0) < 0.996)
+    if not len(rows):
+        return
+    height, width = image.shape[:2]
+    r0, r1 = max(int(rows[0]) - 1, 0), min(int(rows[-1]) + 2, factor.shape[0])
+    c0, c1 = max(int(cols[0]) - 1, 0), min(int(cols[-1]) + 2, factor.shape[1])
+    y0, y1 = r0 * SHADOW_SCALE, min(r1 * SHADOW_SCALE, height)
+    x0, x1 = c0 * SHADOW_SCALE, min(c1 * SHADOW_SCALE, width)
+    small = np.round(factor[r0:r1, c0:c1] * 255).astype(np.uint8)
+    full = cv2.resize(small, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
+    roi = image[y0:y1, x0:x1]
+    cv2.multiply(roi, cv2.merge([full, full, full]), dst=roi, scale=1 / 255)

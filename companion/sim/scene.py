@@ -1,0 +1,547 @@
+"""One camera frame of a board: what is in the scene, and the renderer that draws it.
+
+:class:`Scene` says everything a frame depends on (position, dice, camera, look, light, hand,
+seed); :func:`render` draws it and returns a :class:`Frame` with the pixels, the truth and the
+placements it used. :func:`random_scene` fills what a caller leaves open from the seed.
+
+Drawing order, back to front: the table, the board painted on its plane (one warp of a cached
+texture), the visible outer sides and inner walls of the case, the raised frame and bar (a
+second warp), soft contact shadows, checkers and dice by depth, the doubling cube (before the
+case when the case hides it), the hand's shadow and the hand, then the light, lens and sensor
+(:func:`companion.sim.lighting.finish`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Literal, Protocol
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.errors import CompanionError
+from companion.sim import board, checkers, dice, lighting, occluders, truth
+from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
+from companion.sim.camera import Camera, CameraSpec, make_camera
+from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
+from companion.sim.drawing import fill
+from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
+from companion.sim.styles import (
+    BOARD_STYLES,
+    CHECKER_SETS,
+    LIGHTINGS,
+    CheckerSet,
+    Lighting,
+    board_style,
+    check_lighting,
+    checker_set,
+)
+
+Image = npt.NDArray[np.uint8]
+FloatArray = npt.NDArray[np.float64]
+HandChoice = Literal["over", "near"] | occluders.Hand | None
+
+
+class InvalidScene(CompanionError, ValueError):
+    """A scene that cannot be drawn: a bad board, an unknown option, impossible dice."""
+
+
+class BoardLike(Protocol):
+    """Anything shaped like ``companion.rules.position.AbsoluteBoard``."""
+
+    @property
+    def points(self) -> Sequence[int]: ...
+    @property
+    def bar(self) -> Mapping[str, int]: ...
+    @property
+    def off(self) -> Mapping[str, int]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Checkers:
+    """A board in absolute colours (white's numbering, +white/-black), as the camera sees it.
+
+    Unlike a game position it may hold fewer than fifteen checkers a side: while a player lifts
+    checkers, some are in their hand.
+    """
+
+    points: tuple[int, ...]
+    bar: Mapping[str, int]
+    off: Mapping[str, int]
+
+    @classmethod
+    def of(cls, board_like: BoardLike) -> Checkers:
+        """Copies and checks any board-like object; raises :class:`InvalidScene` listing defects."""
+        points = tuple(int(p) for p in board_like.points)
+        bar = {c: int(board_like.bar.get(c, 0)) for c in ("white", "black")}
+        off = {c: int(board_like.off.get(c, 0)) for c in ("white", "black")}
+        defects = []
+        if len(points) != 24:
+            defects.append(f"a board has 24 points, got {len(points)}")
+        for colour, sign in (("white", 1), ("black", -1)):
+            on_points = sum(p * sign for p in points if p * sign > 0)
+            total = on_points + bar[colour] + off[colour]
+            if bar[colour] < 0 or off[colour] < 0:
+                defects.append(f"{colour} has a negative count on the bar or off")
+            if total > 15:
+                defects.append(f"{colour} has {total} checkers; a side has at most 15")
+        if any(abs(p) > 15 for p in points):
+            defects.append("a point holds more than 15 checkers")
+        if defects:
+            raise InvalidScene("; ".join(defects))
+        return cls(points, bar, off)
+
+    def to_json(self) -> dict[str, object]:
+        return {"points": list(self.points), "bar": dict(self.bar), "off": dict(self.off)}
+
+
+@dataclass(frozen=True)
+class Scene:
+    """Everything one frame depends on. Same scene, same pixels and truth."""
+
+    board: Checkers
+    dice: tuple[DieSpec, ...] = ()
+    on_roll: Literal["white", "black"] | None = None
+    style: str = "tournament-red"
+    checker_set: str = "white-black"
+    stack: g.StackStyle | None = None
+    """``None``: the style's usual way of stacking more than five checkers."""
+    camera: CameraSpec = field(default_factory=CameraSpec)
+    white_home: WhiteHome = "bottom-right"
+    lighting: Lighting = "even"
+    hand: HandChoice = None
+    jpeg_quality: int | None = None
+    noise: float = 1.0
+    seed: int = 0
+    light_seed: int | None = None
+    """Seed of the light alone (``None``: the frame's seed); a sequence keeps one light."""
+    cube: CubeSpec | None = None
+    """The doubling cube beside the board, or ``None`` for no cube in view."""
+    opening_roll: bool = False
+    """The dice are the opening roll: the first is white's, the second black's, each rolled
+    into its own roller's right-hand half (``dice_valid`` is judged that way)."""
+
+    def __post_init__(self) -> None:
+        board_style(self.style)
+        checker_set(self.checker_set)
+        check_lighting(self.lighting)
+        if self.white_home not in WHITE_HOMES:
+            raise InvalidScene(
+                f"white_home {self.white_home!r} is not an image quadrant: "
+                f"choose one of {', '.join(WHITE_HOMES)}"
+            )
+        if self.on_roll not in (None, "white", "black"):
+            raise InvalidScene(f"on_roll must be 'white' or 'black', not {self.on_roll!r}")
+        if len(self.dice) > 2:
+            raise InvalidScene(f"backgammon uses two dice, not {len(self.dice)}")
+        if self.jpeg_quality is not None and not 10 <= self.jpeg_quality <= 100:
+            raise InvalidScene(f"JPEG quality {self.jpeg_quality} is outside 10-100")
+        if self.seed < 0:
+            raise InvalidScene(f"the seed must be a non-negative integer, not {self.seed}")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A rendered frame: BGR pixels, the truth (JSON-ready) and the placements drawn."""
+
+    image: Image
+    truth: dict[str, object]
+    checkers: tuple[checkers.CheckerPlacement, ...]
+    dice: tuple[dice.DiePose, ...]
+    camera: Camera
+    hand_mask: npt.NDArray[np.uint8] | None
+
+
+def random_scene(seed: int, board_like: BoardLike, **fixed: object) -> Scene:
+    """A scene of ``board_like`` whose unspecified look, camera and light come from ``seed``.
+
+    Keyword arguments fix any :class:`Scene` field; ``tilt``, ``rotation``, ``height``,
+    ``focal``, ``k1`` and ``size`` fix the camera's.
+    """
+    rng = np.random.default_rng([seed, 1])
+    camera_keys = ("tilt", "rotation", "height", "focal", "k1", "size")
+    camera_fixed = {k: fixed.pop(k) for k in camera_keys if k in fixed and fixed[k] is not None}
+    camera_values: dict[str, object] = {
+        "tilt": float(rng.uniform(0, 35)),
+        "rotation": float(rng.normal(0, 3)),
+        "height": float(rng.uniform(650, 1300)),
+        "k1": float(rng.uniform(-0.12, 0.02)) if rng.uniform() < 0.5 else 0.0,
+        "fill": float(rng.uniform(0.78, 0.95)),
+    }
+    camera_values.update(camera_fixed)
+    choices: dict[str, object] = {
+        "style": list(BOARD_STYLES)[int(rng.integers(0, len(BOARD_STYLES)))],
+        "checker_set": list(CHECKER_SETS)[int(rng.integers(0, len(CHECKER_SETS)))],
+        "lighting": LIGHTINGS[int(rng.integers(0, len(LIGHTINGS)))],
+        "jpeg_quality": int(rng.integers(70, 96)),
+        "cube": _random_cube(rng),
+        "seed": seed,
+    }
+    choices.update({k: v for k, v in fixed.items() if v is not None})
+    if choices.get("cube") == "none":
+        choices["cube"] = None
+    try:
+        camera = CameraSpec(**camera_values)  # type: ignore[arg-type]
+        return Scene(board=Checkers.of(board_like), camera=camera, **choices)  # type: ignore[arg-type]
+    except TypeError as error:
+        raise InvalidScene(f"unknown scene option: {error}") from None
+
+
+def _random_cube(rng: np.random.Generator) -> CubeSpec | None:
+    """Most frames show the cube: centred half the time, else owned at some value."""
+    pick = float(rng.uniform())
+    if pick < 0.25:
+        return None
+    if pick < 0.65:
+        return CubeSpec()
+    value = (2, 4, 8, 16, 32, 64)[int(rng.integers(0, 6))]
+    return CubeSpec(value, "white" if rng.integers(0, 2) else "black")
+
+
+# -- drawing ----------------------------------------------------------------------------------
+
+
+def _draw_case(
+    image: Image, camera: Camera, orientation: Orientation, scene: Scene, light: lighting.Light
+) -> None:
+    """The board itself: painted plane, outer sides, inner walls and the raised frame."""
+    style = board_style(scene.style)
+    texture = board.board_texture(style, scene.white_home)
+    to_world = board.texture_to_canonical()
+    size = camera.size
+    flat = camera.plane_homography(0.0) @ to_world
+    cv2.warpPerspective(
+        texture, flat, size, dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
+    )
+    frame_colour = np.asarray(style.frame, np.float64)
+    cam = camera.position
+    outline = orientation.to_world_array(board.outline())
+    # outer sides, from the frame top down to the table, when they face the camera
+    for index in range(4):
+        a, b = outline[index], outline[(index + 1) % 4]
+        normal2 = np.array([b[1] - a[1], a[0] - b[0]])
+        normal2 /= np.linalg.norm(normal2)
+        if orientation.flip_x != orientation.flip_y:
+            normal2 = -normal2
+        middle = np.array([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, 0.0])
+        if float(np.dot(normal2, cam[:2] - middle[:2])) <= 0:
+            continue
+        quad = np.array(
+            [
+                (a[0], a[1], board.FRAME_HEIGHT),
+                (b[0], b[1], board.FRAME_HEIGHT),
+                (b[0], b[1], -board.BOX_DEPTH),
+                (a[0], a[1], -board.BOX_DEPTH),
+            ]
+        )
+        shade = 0.45 + 0.4 * max(0.0, float(np.dot(normal2, light.direction_at(*middle)[:2])))
+        fill(image, camera.project_undistorted(quad), tuple(frame_colour * shade))
+    # inner walls of the halves and trays, from the playing surface up to the frame top
+    for quad, normal in board.walls():
+        world = quad.copy()
+        world[:, :2] = orientation.to_world_array(quad[:, :2])
+        wn = np.array(normal)
+        if orientation.flip_x:
+            wn[0] = -wn[0]
+        if orientation.flip_y:
+            wn[1] = -wn[1]
+        middle = world.mean(axis=0)
+        if float(np.dot(wn, cam[:2] - middle[:2])) <= 0:
+            continue
+        shade = 0.55 + 0.35 * max(0.0, float(np.dot(wn, light.direction_at(*middle)[:2])))
+        fill(image, camera.project_undistorted(world), tuple(frame_colour * shade))
+    # the raised frame and bar: the same texture warped at the frame's height, strip by strip
+    raised = camera.plane_homography(board.FRAME_HEIGHT) @ to_world
+    width, height = size
+    for x0, y0, x1, y1 in board.frame_strips():
+        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float64)
+        strip = np.column_stack(
+            [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
+        )
+        pts = camera.project_undistorted(strip)
+        left, top = np.floor(pts.min(axis=0)).astype(int) - 1
+        right, bottom = np.ceil(pts.max(axis=0)).astype(int) + 2
+        left, top = max(left, 0), max(top, 0)
+        right, bottom = min(right, width), min(bottom, height)
+        if right <= left or bottom <= top:
+            continue
+        shift = np.array([[1.0, 0.0, -left], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
+        roi_size = (int(right - left), int(bottom - top))
+        warped = cv2.warpPerspective(texture, shift @ raised, roi_size, flags=cv2.INTER_LINEAR)
+        mask = np.zeros((roi_size[1], roi_size[0]), np.uint8)
+        fill(mask, pts - [left, top], 255)
+        cv2.copyTo(warped, mask, image[top:bottom, left:right])
+
+
+def _object_shadows(
+    camera: Camera,
+    orientation: Orientation,
+    placed: Sequence[checkers.CheckerPlacement],
+    poses: Sequence[dice.DiePose],
+    light: lighting.Light,
+) -> list[FloatArray]:
+    outlines = []
+    for checker in placed:
+        direction = light.direction_at(*orientation.to_world(checker.x, checker.y))
+        outlines.append(checkers.shadow_outline(checker, orientation, direction))
+    for pose in poses:
+        direction = light.direction_at(*orientation.to_world(pose.x, pose.y))
+        outlines.append(dice.shadow_outline(pose, orientation, direction))
+    return outlines
+
+
+def _rolling_poses(pose: dice.DiePose, rng: np.random.Generator) -> list[dice.DiePose]:
+    """Poses of a die tumbling toward ``pose`` during one exposure: blurred along its path."""
+    heading = float(rng.uniform(0, 2 * math.pi))
+    travel = float(rng.uniform(10, 24))
+    poses = []
+    start_rotation = pose.rotation
+    steps = 10
+    for step in range(steps):
+        t = step / (steps - 1)
+        angle = t * float(rng.uniform(0.3, 0.7))
+        axis_angle = heading + math.pi / 2
+        c, s = math.cos(angle), math.sin(angle)
+        ax = np.array([math.cos(axis_angle), math.sin(axis_angle), 0.0])
+        k = np.array([[0, -ax[2], ax[1]], [ax[2], 0, -ax[0]], [-ax[1], ax[0], 0]])
+        spin = np.eye(3) + s * k + (1 - c) * k @ k
+        poses.append(
+            replace(
+                pose,
+                x=pose.x - math.cos(heading) * travel * (1 - t),
+                y=pose.y - math.sin(heading) * travel * (1 - t),
+                height=pose.height + 6.0 * abs(math.sin(t * math.pi)),
+                rotation=spin @ start_rotation,
+            )
+        )
+    return poses
+
+
+def _draw_rolling(
+    image: Image,
+    camera: Camera,
+    poses: list[dice.DiePose],
+    orientation: Orientation,
+    looks: CheckerSet,
+    light_direction: FloatArray,
+) -> None:
+    hulls = []
+    layers = []
+    for pose in poses:
+        layer = image.copy()
+        hulls.append(dice.draw_die(layer, camera, pose, orientation, looks, light_direction))
+        layers.append(layer)
+    points = np.concatenate(hulls)
+    x0, y0 = np.maximum(np.floor(points.min(axis=0)).astype(int) - 2, 0)
+    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + 3
+    stack = np.stack([layer[y0:y1, x0:x1].astype(np.float32) for layer in layers])
+    image[y0:y1, x0:x1] = stack.mean(axis=0).astype(np.uint8)
+
+
+def _draw_cube(
+    image: Image, camera: Camera, pose: CubePose, orientation: Orientation, light: lighting.Light
+) -> None:
+    """The cube with its own soft shadow on the table."""
+    wx, wy = orientation.to_world(pose.x, pose.y)
+    direction = light.direction_at(wx, wy, pose.height)
+    half = 11.0
+    footprint = np.array(
+        [(wx + dx, wy + dy, -board.BOX_DEPTH) for dx in (-half, half) for dy in (-half, half)]
+    )
+    cast = footprint.copy()
+    cast[:, :2] -= direction[:2] / max(direction[2], 0.3) * 2 * half
+    coverage = lighting.shadow_map(camera, [np.concatenate([footprint, cast])], 4.0)
+    lighting.darken(image, camera, [(coverage, 0.4)])
+    draw_cube(image, camera, pose, orientation, direction)
+
+
+def _default_where(scene: Scene, orientation: Orientation) -> g.Half:
+    if scene.on_roll is None:
+        return "home"
+    return g.right_hand_half(scene.on_roll, orientation.mirrored)
+
+
+def render(scene: Scene) -> Frame:
+    """Draws ``scene``; raises :class:`InvalidScene` when it cannot be drawn as asked."""
+    rng = np.random.default_rng([scene.seed, 2])
+    style = board_style(scene.style)
+    looks = checker_set(scene.checker_set)
+    orientation = Orientation(scene.white_home)
+    camera = make_camera(scene.camera)
+    light_seed = scene.seed if scene.light_seed is None else scene.light_seed
+    light = lighting.make_light(scene.lighting, np.random.default_rng([light_seed, 3]))
+    stack = scene.stack or style.stack
+    placed = checkers.place_checkers(
+        scene.board.points, scene.board.bar, scene.board.off, stack, jitter_seed=light_seed
+    )
+    where = _default_where(scene, orientation)
+    try:
+        poses = place_dice(list(scene.dice), placed, where, rng)
+    except ImpossibleScene as error:
+        raise InvalidScene(str(error)) from None
+    hand: occluders.Hand | None
+    if isinstance(scene.hand, occluders.Hand) or scene.hand is None:
+        hand = scene.hand
+    else:
+        hand = occluders.random_hand(rng, scene.hand == "over")
+
+    width, height = camera.size
+    image = board.table_texture(style.table, style.table_surface, (width, height)).copy()
+    # the case's soft shadow on the table
+    case_outline = np.column_stack(
+        [orientation.to_world_array(board.outline()), np.full(4, -board.BOX_DEPTH)]
+    )
+    direction = light.direction_at(board.CENTRE_X, board.CENTRE_Y)
+    cast = case_outline.copy()
+    cast[:, :2] -= direction[:2] / max(direction[2], 0.3) * (board.BOX_DEPTH + board.FRAME_HEIGHT)
+    top = np.column_stack(
+        [orientation.to_world_array(board.outline()), np.full(4, board.FRAME_HEIGHT)]
+    )
+    case_shadow = lighting.shadow_map(camera, [cast], 14.0, camera.project_undistorted(top))
+    cube_pose = place_cube(scene.cube, rng) if scene.cube is not None else None
+    cube_behind = False
+    if cube_pose is not None:
+        cube_world = np.array([*orientation.to_world(cube_pose.x, cube_pose.y), cube_pose.height])
+        board_middle = np.array([board.CENTRE_X, board.CENTRE_Y, 0.0])
+        cube_behind = float(camera.depth(cube_world)) > float(camera.depth(board_middle))
+        if cube_behind:
+            _draw_cube(image, camera, cube_pose, orientation, light)
+    _draw_case(image, camera, orientation, scene, light)
+    object_shadows = lighting.shadow_map(
+        camera,
+        _object_shadows(camera, orientation, placed, poses, light),
+        light.shadow_blur_mm,
+    )
+    lighting.darken(image, camera, [(case_shadow, 0.5), (object_shadows, light.shadow_strength)])
+    # checkers and dice, farthest first
+    objects: list[tuple[float, int, object]] = []
+    for checker in placed:
+        wx, wy = orientation.to_world(checker.x, checker.y)
+        depth = float(camera.depth(np.array([wx, wy, checkers.top_height(checker)])))
+        objects.append((depth, 0, checker))
+    for index, pose in enumerate(poses):
+        wx, wy = orientation.to_world(pose.x, pose.y)
+        depth = float(camera.depth(np.array([wx, wy, pose.height + dice.SIZE / 2]))) - 4.0
+        objects.append((depth, 1, index))
+    for _, kind, item in sorted(objects, key=lambda o: -o[0]):
+        if kind == 0:
+            assert isinstance(item, checkers.CheckerPlacement)
+            wx, wy = orientation.to_world(item.x, item.y)
+            checkers.draw_checker(
+                image, camera, item, orientation, looks, light.direction_at(wx, wy)
+            )
+            continue
+        assert isinstance(item, int)
+        pose = poses[item]
+        wx, wy = orientation.to_world(pose.x, pose.y)
+        direction = light.direction_at(wx, wy, pose.height)
+        if scene.dice[item].rolling:
+            _draw_rolling(image, camera, _rolling_poses(pose, rng), orientation, looks, direction)
+        else:
+            dice.draw_die(image, camera, pose, orientation, looks, direction)
+    if cube_pose is not None and not cube_behind:
+        _draw_cube(image, camera, cube_pose, orientation, light)
+    hand_mask = None
+    if hand is not None:
+        shadows = occluders.shadow_outlines(hand, orientation, light.lamp)
+        coverage = lighting.shadow_map(camera, shadows, 6.0 + abs(hand.height) * 0.25)
+        lighting.darken(image, camera, [(coverage, light.shadow_strength * 0.8)])
+        hand_direction = light.direction_at(hand.x, hand.y, hand.height)
+        hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction)
+    image = lighting.finish(image, light, camera, rng, scene.jpeg_quality, scene.noise)
+    if camera.distorted and hand_mask is not None:
+        map_x, map_y = camera.distortion_maps()
+        hand_mask = np.asarray(cv2.remap(hand_mask, map_x, map_y, cv2.INTER_LINEAR), np.uint8)
+    cube_json = cube_truth(cube_pose, camera, orientation) if cube_pose is not None else None
+    frame_truth = _truth(
+        scene, camera, orientation, light, poses, hand, hand_mask, stack, cube_json
+    )
+    return Frame(image, frame_truth, tuple(placed), tuple(poses), camera, hand_mask)
+
+
+def readable_region_mask(camera: Camera, orientation: Orientation) -> npt.NDArray[np.uint8]:
+    """Pixels of the parts the vision code reads: the playing area, the bar and both trays."""
+    width, height = camera.size
+    mask = np.zeros((height, width), np.uint8)
+    right = g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH
+    rim = np.array([(0.0, 0.0), (right, 0.0), (right, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)])
+    dense = []
+    for i in range(4):
+        a, b = rim[i], rim[(i + 1) % 4]
+        for t in np.linspace(0, 1, 16, endpoint=False):
+            dense.append(a + (b - a) * t)
+    world = np.column_stack([orientation.to_world_array(np.array(dense)), np.zeros(len(dense))])
+    fill(mask, camera.project(world), 255)
+    return mask
+
+
+def _truth(
+    scene: Scene,
+    camera: Camera,
+    orientation: Orientation,
+    light: lighting.Light,
+    poses: Sequence[dice.DiePose],
+    hand: occluders.Hand | None,
+    hand_mask: npt.NDArray[np.uint8] | None,
+    stack: g.StackStyle,
+    cube_json: dict[str, object] | None,
+) -> dict[str, object]:
+    covered = False
+    occluder_json: list[dict[str, object]] = []
+    if hand is not None and hand_mask is not None:
+        region = readable_region_mask(camera, orientation)
+        overlap = int(np.count_nonzero((hand_mask > 127) & (region > 0)))
+        covered = overlap > 0
+        occluder_json.append(
+            {
+                **hand.to_json(),
+                "polygons_px": occluders.mask_polygons(hand_mask),
+                "covers_board": covered,
+                "covered_px": overlap,
+            }
+        )
+    dice_json = [
+        truth.die_truth(pose, camera, orientation, moving=spec.rolling)
+        for pose, spec in zip(poses, scene.dice, strict=True)
+    ]
+    result: dict[str, object] = {
+        "readable": not covered,
+        **scene.board.to_json(),
+        "dice": dice_json,
+    }
+    if scene.opening_roll and dice_json:
+        valid, reason = truth.opening_validity(dice_json, orientation.mirrored)
+        result["opening_roll"] = True
+        result["dice_valid"] = valid
+        if reason is not None:
+            result["reason"] = reason
+    elif scene.on_roll is not None:
+        result["on_roll"] = scene.on_roll
+        if dice_json:
+            valid, reason = truth.dice_validity(dice_json, scene.on_roll, orientation.mirrored)
+            result["dice_valid"] = valid
+            if reason is not None:
+                result["reason"] = reason
+    result.update(
+        {
+            "board_corners_px": truth.board_corners_px(camera, orientation),
+            "orientation": truth.quadrants(camera, orientation),
+            "camera": camera.to_json(),
+            "style": {
+                "board": scene.style,
+                "checkers": scene.checker_set,
+                "stack": stack,
+                "white_home": scene.white_home,
+            },
+            "lighting": light.to_json(),
+            "jpeg_quality": scene.jpeg_quality,
+            "occluders": occluder_json,
+            "cube": cube_json,
+            "seed": scene.seed,
+        }
+    )
+    return result

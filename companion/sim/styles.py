@@ -1,0 +1,192 @@
+"""How boards, checkers and dice look: named styles a render picks from.
+
+Colours are BGR tuples (OpenCV's order) in 0-255. A board style says what the playing surface,
+the points, the frame and the table around the board look like; a checker set says what the two
+colours of checkers and the dice look like. Styles and sets combine freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.errors import CompanionError
+
+BGR = tuple[int, int, int]
+Surface = Literal["plain", "felt", "wood", "leather"]
+
+
+class UnknownStyle(CompanionError, ValueError):
+    """A board style, checker set or lighting name the simulator does not know."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardStyle:
+    """The look of one board: field, the two point colours, frame, and the table it stands on."""
+
+    name: str
+    field: BGR
+    field_surface: Surface
+    point_a: BGR
+    point_b: BGR
+    point_surface: Surface
+    frame: BGR
+    frame_surface: Surface
+    table: BGR
+    table_surface: Surface
+    stack: Literal["line", "layers"]
+    """How players on this board usually stack more than five checkers."""
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerSet:
+    """The two colours of checkers and the dice that come with them."""
+
+    name: str
+    white: BGR
+    black: BGR
+    white_rim: BGR
+    black_rim: BGR
+    die_body: BGR
+    die_pip: BGR
+    gloss: float
+    """0 (matte) to 1 (polished): how strongly checkers and dice catch the light."""
+
+
+BOARD_STYLES: dict[str, BoardStyle] = {
+    style.name: style
+    for style in (
+        BoardStyle(
+            name="tournament-red",
+            field=(222, 236, 240),
+            field_surface="leather",
+            point_a=(40, 34, 196),
+            point_b=(32, 30, 30),
+            point_surface="leather",
+            frame=(28, 26, 26),
+            frame_surface="leather",
+            table=(120, 98, 70),
+            table_surface="felt",
+            stack="line",
+        ),
+        BoardStyle(
+            name="tournament-cream",
+            field=(206, 226, 234),
+            field_surface="leather",
+            point_a=(60, 90, 130),
+            point_b=(44, 40, 40),
+            point_surface="leather",
+            frame=(40, 44, 52),
+            frame_surface="leather",
+            table=(70, 90, 110),
+            table_surface="wood",
+            stack="layers",
+        ),
+        BoardStyle(
+            name="green-felt",
+            field=(68, 118, 52),
+            field_surface="felt",
+            point_a=(70, 100, 190),
+            point_b=(200, 210, 214),
+            point_surface="felt",
+            frame=(40, 80, 120),
+            frame_surface="wood",
+            table=(150, 150, 155),
+            table_surface="plain",
+            stack="layers",
+        ),
+        BoardStyle(
+            name="wood",
+            field=(52, 104, 158),
+            field_surface="wood",
+            point_a=(214, 226, 232),
+            point_b=(26, 24, 24),
+            point_surface="plain",
+            frame=(26, 62, 104),
+            frame_surface="wood",
+            table=(190, 196, 200),
+            table_surface="plain",
+            stack="line",
+        ),
+        BoardStyle(
+            name="black-red",
+            field=(38, 36, 36),
+            field_surface="leather",
+            point_a=(44, 44, 170),
+            point_b=(190, 196, 200),
+            point_surface="leather",
+            frame=(30, 30, 32),
+            frame_surface="leather",
+            table=(96, 120, 140),
+            table_surface="wood",
+            stack="line",
+        ),
+    )
+}
+
+CHECKER_SETS: dict[str, CheckerSet] = {
+    checkers.name: checkers
+    for checkers in (
+        CheckerSet(
+            name="white-black",
+            white=(236, 238, 240),
+            black=(34, 32, 32),
+            white_rim=(205, 208, 212),
+            black_rim=(60, 58, 58),
+            die_body=(238, 240, 242),
+            die_pip=(25, 25, 25),
+            gloss=0.7,
+        ),
+        CheckerSet(
+            name="ivory-red",
+            white=(196, 226, 238),
+            black=(34, 26, 132),
+            white_rim=(168, 200, 216),
+            black_rim=(24, 18, 96),
+            die_body=(40, 36, 170),
+            die_pip=(235, 238, 240),
+            gloss=0.8,
+        ),
+        CheckerSet(
+            name="gold-white",
+            white=(240, 242, 244),
+            black=(46, 146, 196),
+            white_rim=(210, 214, 218),
+            black_rim=(28, 110, 160),
+            die_body=(236, 238, 240),
+            die_pip=(30, 30, 30),
+            gloss=0.9,
+        ),
+    )
+}
+
+LIGHTINGS = ("even", "lamp", "dim", "glare")
+Lighting = Literal["even", "lamp", "dim", "glare"]
+
+
+def board_style(name: str) -> BoardStyle:
+    """The board style called ``name``; raises :class:`UnknownStyle` listing the choices."""
+    try:
+        return BOARD_STYLES[name]
+    except KeyError:
+        raise UnknownStyle(
+            f"unknown board style {name!r}: choose one of {', '.join(BOARD_STYLES)}"
+        ) from None
+
+
+def checker_set(name: str) -> CheckerSet:
+    """The checker set called ``name``; raises :class:`UnknownStyle` listing the choices."""
+    try:
+        return CHECKER_SETS[name]
+    except KeyError:
+        raise UnknownStyle(
+            f"unknown checker set {name!r}: choose one of {', '.join(CHECKER_SETS)}"
+        ) from None
+
+
+def check_lighting(name: str) -> Lighting:
+    """``name`` as a lighting, or :class:`UnknownStyle` listing the choices."""
+    for lighting in LIGHTINGS:
+        if name == lighting:
+            return lighting  # type: ignore[return-value]
+    raise UnknownStyle(f"unknown lighting {name!r}: choose one of {', '.join(LIGHTINGS)}")

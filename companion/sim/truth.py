@@ -1,0 +1,126 @@
+"""The ground truth of a frame, in the Reading JSON of ``DESIGN.md`` plus what made the frame.
+
+Everything here is derived from the same placements the renderer draws (checker placements,
+die poses, the camera), so the truth and the pixels cannot disagree.
+
+A frame's truth holds:
+
+* ``readable`` (false when a hand covers any part of the playing area, bar or trays),
+  ``points``, ``bar``, ``off``: the Reading;
+* ``dice``: per die ``value`` (``None`` while rolling), ``flat``, ``half`` (``half_of`` the
+  die's resting spot), ``center_px`` (its centre projected), ``cocked_angle``, ``on_checker``,
+  ``leaning_on`` (``"checker"``, ``"frame"`` or ``None``), ``moving``, ``center_mm`` (canonical
+  x, y and height of the centre);
+* ``on_roll``, ``dice_valid`` and ``reason`` when the roller is known (``opening_roll`` when
+  the dice are the opening roll, one per player);
+* ``board_corners_px``: the image positions of the playing area's canonical corners (0, 0),
+  (W, 0), (W, H), (0, H), lens distortion included; ``orientation``: the image quadrant of
+  each quarter of the board and whether the setup is mirrored;
+* ``camera``, ``style``, ``lighting``, ``jpeg_quality``, ``occluders`` (hand outlines in
+  pixels), ``cube`` (value, owner, ``center_px``) and ``seed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from companion import geometry as g
+from companion.sim import board, dice
+from companion.sim.camera import Camera
+
+QUADRANT_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+def board_corners_px(camera: Camera, orientation: board.Orientation) -> list[list[float]]:
+    """Image positions of the playing area's canonical corners (0,0), (W,0), (W,H), (0,H)."""
+    corners = [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
+    world = np.array([(*orientation.to_world(x, y), 0.0) for x, y in corners])
+    return [[round(float(u), 2), round(float(v), 2)] for u, v in camera.project(world)]
+
+
+def _quadrant_of(camera: Camera, orientation: board.Orientation, x: float, y: float) -> str:
+    centre = camera.project(
+        np.array([[*orientation.to_world(g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2), 0.0]])
+    )[0]
+    spot = camera.project(np.array([[*orientation.to_world(x, y), 0.0]]))[0]
+    vertical = "bottom" if spot[1] > centre[1] else "top"
+    horizontal = "right" if spot[0] > centre[0] else "left"
+    return f"{vertical}-{horizontal}"
+
+
+def quadrants(camera: Camera, orientation: board.Orientation) -> dict[str, object]:
+    """Which image quadrant shows each quarter of the board, as the camera actually sees it."""
+    quarter_x = {"home": (g.BAR_RIGHT + g.PLAY_WIDTH) / 2, "outer": g.BAR_LEFT / 2}
+    quarter_y = {"white": g.PLAY_HEIGHT * 0.75, "black": g.PLAY_HEIGHT * 0.25}
+    seen = {
+        _quadrant_of(camera, orientation, quarter_x[half], quarter_y[colour]): f"{colour} {half}"
+        for colour in ("white", "black")
+        for half in ("home", "outer")
+    }
+    return {
+        "white_home": next(q for q, name in seen.items() if name == "white home"),
+        "mirrored": orientation.mirrored,
+        "quadrants": {q: seen.get(q, "") for q in QUADRANT_NAMES},
+    }
+
+
+def die_truth(
+    pose: dice.DiePose, camera: Camera, orientation: board.Orientation, moving: bool = False
+) -> dict[str, object]:
+    """One die as the Reading JSON writes it, plus how it rests."""
+    world = (*orientation.to_world(pose.x, pose.y), pose.height)
+    centre_px = camera.project(np.array([world]))[0]
+    # the resting spot judged by half_of is the centre of the die's footprint on the table
+    foot = pose.footprint().mean(axis=0)
+    return {
+        "value": None if moving else pose.value,
+        "flat": False if moving else pose.flat,
+        "half": g.half_of(float(foot[0]), float(foot[1])),
+        "center_px": [round(float(centre_px[0]), 2), round(float(centre_px[1]), 2)],
+        "cocked_angle": round(pose.tilt, 2),
+        "on_checker": pose.rest == "on_checker",
+        "leaning_on": pose.support,
+        "moving": moving,
+        "center_mm": [round(pose.x, 2), round(pose.y, 2), round(pose.height, 2)],
+    }
+
+
+def dice_validity(
+    dice_truths: Sequence[Mapping[str, object]], roller: str, mirrored: bool
+) -> tuple[bool, str | None]:
+    """Whether the roll counts (the traditional rule: a die on a checker is cocked), and why not.
+
+    Reasons use the words of the vision issue: "only one die", "cocked", "off the board",
+    "on the bar", "wrong side"; plus "dice moving" while they still roll.
+    """
+    if any(d.get("moving") for d in dice_truths):
+        return False, "dice moving"
+    if len(dice_truths) != 2:
+        return False, "only one die" if len(dice_truths) == 1 else "no dice"
+    if any(not d["flat"] or d["on_checker"] for d in dice_truths):
+        return False, "cocked"
+    if any(d["half"] == "outside" for d in dice_truths):
+        return False, "off the board"
+    if any(d["half"] == "bar" for d in dice_truths):
+        return False, "on the bar"
+    right = g.right_hand_half("white" if roller == "white" else "black", mirrored)
+    if any(d["half"] != right for d in dice_truths):
+        return False, "wrong side"
+    return True, None
+
+
+def opening_validity(
+    dice_truths: Sequence[Mapping[str, object]], mirrored: bool
+) -> tuple[bool, str | None]:
+    """The opening roll: white's die (first) and black's (second) each in its own right half."""
+    if any(d.get("moving") for d in dice_truths):
+        return False, "dice moving"
+    if len(dice_truths) != 2:
+        return False, "only one die"
+    for die, roller in zip(dice_truths, ("white", "black"), strict=True):
+        valid, reason = dice_validity([die, die], roller, mirrored)
+        if not valid:
+            return False, reason
+    return True, None

@@ -1,0 +1,107 @@
+"""``companion render``: files written, truth readable, bad arguments refused clearly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+
+
+def test_render_writes_each_frame_and_its_truth(tmp_path: Path) -> None:
+    status = main(
+        [
+            "render",
+            "opening",
+            "--dice",
+            "6",
+            "3",
+            "--cocked",
+            "1",
+            "--tilt",
+            "20",
+            "--seed",
+            "4",
+            "--count",
+            "2",
+            "--size",
+            "320x180",
+            "--format",
+            "jpg",
+            "--on-roll",
+            "white",
+            "-o",
+            str(tmp_path),
+        ]
+    )
+    assert status == 0
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [
+        "frame_000004.jpg",
+        "frame_000004.json",
+        "frame_000005.jpg",
+        "frame_000005.json",
+    ]
+    truth = json.loads((tmp_path / "frame_000004.json").read_text())
+    assert truth["points"][5] == 5 and truth["points"][18] == -5
+    assert [d["value"] for d in truth["dice"]] == [6, 3]
+    assert truth["dice"][0]["flat"] is False
+    assert truth["dice_valid"] is False and truth["reason"] == "cocked"
+    assert truth["camera"]["tilt"] == 20
+    assert cv2.imread(str(tmp_path / "frame_000004.jpg")).shape == (180, 320, 3)
+
+
+def test_render_game_writes_frames_and_events(tmp_path: Path) -> None:
+    assert (
+        main(
+            [
+                "render",
+                "--game",
+                "--seed",
+                "2",
+                "--turns",
+                "1",
+                "--size",
+                "160x90",
+                "-o",
+                str(tmp_path),
+            ]
+        )
+        == 0
+    )
+    events = json.loads((tmp_path / "events.json").read_text())
+    assert events[0]["type"] == "opening_roll"
+    assert any(e["type"] == "play" for e in events)
+    assert (tmp_path / "frame_00000.png").exists()
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["opening", "--dice", "6", "9"], "dice show 1 to 6"),
+        (["nonsense"], "not a position"),
+        (["opening", "--cocked", "1"], "needs dice"),
+        (["opening", "--on-roll", "green"], "white"),
+        (["opening", "--tilt", "50"], "0-35"),
+        ([], "give a POSITION"),
+        (["opening", "--game"], "leave out POSITION"),
+        (["opening", "--dice", "2", "2", "--on-checker", "1", "--dice-where", "bar"], "checker"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_reason(
+    arguments: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["render", *arguments, "-o", str(tmp_path)]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unwritable_output_is_a_file_failure(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    assert main(["render", "opening", "--size", "160x90", "-o", str(blocker / "sub")]) == 3
+    assert "cannot create" in capsys.readouterr().err
