@@ -105,3 +105,27 @@ def test_unwritable_output_is_a_file_failure(
     blocker.write_text("x")
     assert main(["render", "opening", "--size", "160x90", "-o", str(blocker / "sub")]) == 3
     assert "cannot create" in capsys.readouterr().err
+
+
+def test_render_demo_writes_the_scripted_episodes(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    assert main(["render", "--demo", "--size", "320x180", "--format", "jpg", "-o", str(out)]) == 0
+    events = json.loads((out / "events.json").read_text("utf-8"))
+    kinds = [event["type"] for event in events]
+    for episode in ("illegal", "reroll", "takeback", "double", "take"):
+        assert episode in kinds
+    reasons = {event["reason"] for event in events if event["type"] == "reroll"}
+    assert reasons == {"cocked", "wrong side"}
+    frames = sorted(out.glob("frame_*.jpg"))
+    assert len(frames) == len(list(out.glob("frame_*.json"))) > 60
+    image = cv2.imread(str(frames[0]))
+    assert image is not None and image.shape[:2] == (180, 320)
+
+
+def test_render_demo_with_a_drop_ends_the_game(tmp_path: Path) -> None:
+    out = tmp_path / "drop"
+    argv = ["render", "--demo", "--cube-action", "drop", "--size", "320x180", "-o", str(out)]
+    assert main(argv) == 0
+    events = json.loads((out / "events.json").read_text("utf-8"))
+    assert events[-1]["type"] == "game_end"
+    assert "drop" in [event["type"] for event in events]

@@ -23,9 +23,16 @@ from companion.rules.position import Colour
 from companion.sim import DieSpec, Frame, InvalidScene, random_scene, render
 from companion.sim.board import WHITE_HOMES
 from companion.sim.cube import CubeSpec, InvalidCube
+from companion.sim.demo import render_demo_game
 from companion.sim.scene import Checkers
 from companion.sim.sequences import DEFAULT_TURNS, render_game
-from companion.sim.styles import BOARD_STYLES, CHECKER_SETS, LIGHTINGS
+from companion.sim.styles import (
+    BOARD_STYLES,
+    CHECKER_SETS,
+    EXTRA_BOARD_STYLES,
+    EXTRA_CHECKER_SETS,
+    LIGHTINGS,
+)
 
 ORDER = 80
 
@@ -33,7 +40,8 @@ EXAMPLE = """examples:
   companion render opening --dice 6 3 -o frames/
   companion render 4HPwATDgc/ABMA --dice 5 2 --cocked 1 --tilt 25 --style wood -o frames/
   companion render opening --dice 4 4 --hand near --count 20 --format jpg -o set/
-  companion render --game --seed 7 --turns 6 -o game/"""
+  companion render --game --seed 7 --turns 6 -o game/
+  companion render --demo --vary -o demo/"""
 
 
 class OutputFailed(CompanionError, OSError):
@@ -87,6 +95,23 @@ def register(subparsers: Any) -> None:
     parser.add_argument("-o", "--output", required=True, metavar="DIR", help="folder to write to")
     parser.add_argument("--game", action="store_true", help="record a whole game instead")
     parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="record the scripted demo game (cocked and wrong-side dice, an illegal move "
+        "corrected, a takeback, a double) with events.json",
+    )
+    parser.add_argument(
+        "--cube-action",
+        choices=("take", "drop"),
+        default="take",
+        help="with --demo: whether the double is taken (default) or dropped",
+    )
+    parser.add_argument(
+        "--vary",
+        action="store_true",
+        help="randomise the look further (colours, table, checker size, light temperature)",
+    )
+    parser.add_argument(
         "--turns",
         type=int,
         default=DEFAULT_TURNS,
@@ -116,8 +141,14 @@ def register(subparsers: Any) -> None:
         help="make the second die touch the first die or a checker",
     )
     parser.add_argument("--on-roll", help="white or black: who rolled (judges the dice)")
-    parser.add_argument("--style", choices=sorted(BOARD_STYLES), help="board style")
-    parser.add_argument("--checkers", choices=sorted(CHECKER_SETS), help="checker set and dice")
+    parser.add_argument(
+        "--style", choices=sorted([*BOARD_STYLES, *EXTRA_BOARD_STYLES]), help="board style"
+    )
+    parser.add_argument(
+        "--checkers",
+        choices=sorted([*CHECKER_SETS, *EXTRA_CHECKER_SETS]),
+        help="checker set and dice",
+    )
     parser.add_argument("--lighting", choices=LIGHTINGS, help="the light")
     parser.add_argument("--stack", choices=("line", "layers"), help="how stacks over five grow")
     parser.add_argument("--tilt", type=float, help="camera tilt from straight down, 0-35 degrees")
@@ -208,6 +239,7 @@ def _look(args: argparse.Namespace) -> dict[str, object]:
         "height": args.height,
         "k1": args.distortion,
         "cube": args.cube,
+        "vary": args.vary,
     }
 
 
@@ -218,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidScene(f"--seed must be 0 or more, not {args.seed}")
     if args.tilt is not None and not 0 <= args.tilt <= 35:
         raise InvalidScene(f"--tilt {args.tilt} is outside 0-35 degrees")
-    if args.game:
+    if args.game or args.demo:
         return _run_game(args)
     if not args.position:
         raise InvalidScene("give a POSITION to draw (e.g. 'opening'), or --game for a whole game")
@@ -249,15 +281,23 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_game(args: argparse.Namespace) -> int:
+    which = "--demo" if args.demo else "--game"
+    if args.game and args.demo:
+        raise InvalidScene("choose --game or --demo, not both")
     if args.position or args.dice:
-        raise InvalidScene("--game starts from the opening roll: leave out POSITION and --dice")
+        raise InvalidScene(f"{which} starts from the opening roll: leave out POSITION and --dice")
     if args.turns < 0:
         raise InvalidScene(f"--turns must be 0 or more, not {args.turns}")
     path = _prepare_output(args.output)
-    look = {k: v for k, v in _look(args).items() if k != "hand"}
+    look = {k: v for k, v in _look(args).items() if k != "hand" and v is not None}
     events: list[dict[str, object]] = []
     count = 0
-    for game_frame in render_game(args.seed, args.turns or None, args.size, **look):
+    if args.demo:
+        demo_look: dict[str, Any] = look
+        frames = render_demo_game(args.seed, args.size, cube_action=args.cube_action, **demo_look)
+    else:
+        frames = render_game(args.seed, args.turns or None, args.size, **look)
+    for game_frame in frames:
         _write(path, f"frame_{game_frame.index:05d}", game_frame.frame, args.format)
         events.extend(game_frame.events)
         count += 1

@@ -142,7 +142,7 @@ def generate_plays(position: Position, dice: Sequence[int]) -> list[LegalPlay]:
 
     >>> from companion.rules.position import Position
     >>> sorted(str(p) for p in generate_plays(Position.opening(), (6, 5)))[:3]
-    ['13/2', '13/7 13/8', '13/7 6/1']
+    ['13/2', '13/7 8/3', '13/8 13/7']
     >>> len(generate_plays(Position.opening(), (4, 3)))
     17
     """

@@ -19,7 +19,7 @@ Points are the mover's (``companion.rules.position``).
 >>> format_play(Play((Move(13, 7, True), Move(7, 4))))
 '13/7*/4'
 >>> [str(m) for m in parse_play("bar-22, 6/0")]
-['25/22', '6/0']
+['bar/22', '6/off']
 """
 
 from __future__ import annotations
@@ -150,11 +150,11 @@ def parse_play(text: str) -> list[TypedMove]:
     Checks only the writing (places exist, runs go toward home); whether the dice and the
     position allow it is the judge's question.
     """
-    cleaned = text.strip()
-    if not cleaned:
+    parts = [part for part in re.split(r"[\s,]+", text) if part]
+    if not parts:
         raise InvalidPlay("the play is empty: write moves like '24/18 13/10'", text=text)
     moves: list[TypedMove] = []
-    for part in re.split(r"[\s,]+", cleaned):
+    for part in parts:
         match = _MOVE.match(part)
         if not match:
             raise InvalidPlay(
@@ -182,7 +182,12 @@ def parse_play(text: str) -> list[TypedMove]:
             raise InvalidPlay(f"{part!r} moves a checker onto the bar", text=text, part=part)
         times = int(match["times"] or 1)
         if not 1 <= times <= 4:
-            raise InvalidPlay(f"{part!r} repeats a move {times} times", text=text, part=part)
+            raise InvalidPlay(
+                f"{part!r} repeats a move {times} times: write (2), (3) or (4), as a roll "
+                "gives at most four moves",
+                text=text,
+                part=part,
+            )
         typed = TypedMove(points[0], points[-1], tuple(points[1:-1]), hits)
         moves.extend([typed] * times)
     return moves

@@ -269,7 +269,7 @@ def board_texture(style: BoardStyle, white_home: WhiteHome = "bottom-right") -> 
     return np.ascontiguousarray(texture)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=12)
 def _painted(style: BoardStyle) -> Image:
     w, h = texture_size()
     rng = np.random.default_rng(zlib.crc32(style.name.encode()))
@@ -326,3 +326,26 @@ def table_texture(colour: BGR, surface: Surface, size: tuple[int, int]) -> Image
     pattern = _grain(rng, (h, w), surface)
     base = np.asarray(colour, np.float32)[None, None, :] * pattern[..., None]
     return np.asarray(np.clip(base, 0, 255), dtype=np.uint8)
+
+
+@lru_cache(maxsize=12)
+def table_pattern(surface: Surface, size: tuple[int, int], variant: int) -> Image:
+    """A table's material without its colour: brightness (H, W) in units of 1/128.
+
+    A varied frame (``Scene.vary``) colours one of a few cached patterns per surface, which is
+    far cheaper than growing a new grain for every frame.
+    """
+    w, h = size
+    rng = np.random.default_rng([variant, 17, len(surface)])
+    pattern = _grain(rng, (h, w), surface, horizontal=bool(variant % 2))
+    if surface == "wood":
+        # a table seen whole: its grain is finer and fainter than a board's inlay
+        pattern = 1.0 + (pattern - 1.0) * np.float32(0.5)
+    if surface in ("felt", "plain"):
+        # a woven cloth: a faint regular weave under the fibres
+        rows = np.arange(h, dtype=np.float32)[:, None]
+        cols = np.arange(w, dtype=np.float32)[None, :]
+        period = 3.0 + variant
+        weave = np.sin(rows * (2 * math.pi / period)) * np.sin(cols * (2 * math.pi / period))
+        pattern = pattern + np.float32(0.02) * weave.astype(np.float32)
+    return np.asarray(np.clip(pattern * 128.0, 0, 255), dtype=np.uint8)

@@ -11,7 +11,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -44,6 +44,8 @@ class CheckerPlacement:
     """Height of the checker's underside."""
     layer: int
     on_edge: bool = False
+    radius: float = RADIUS
+    """A set's checkers may be a little smaller or larger than the standard (``vary``)."""
 
 
 JITTER = 1.2
@@ -62,30 +64,67 @@ def place_checkers(
     off: Mapping[str, int],
     style: g.StackStyle,
     jitter_seed: int | None = None,
+    radius: float = RADIUS,
+    unevenness: float = 0.0,
 ) -> list[CheckerPlacement]:
     """Every checker of a board (24 signed counts in white's numbering, bar and off).
 
     With ``jitter_seed``, checkers on points stray a little sideways, as placed by hand; the
     same seed gives the same strays, so a checker keeps its spot from frame to frame.
+    ``unevenness`` (0-1, with a seed) makes the strays larger and leaves small gaps along a
+    stack, as hurried hands do; ``radius`` sizes every checker.
     """
     placements: list[CheckerPlacement] = []
     for index, value in enumerate(points):
         if value == 0:
             continue
         colour: ColourName = "white" if value > 0 else "black"
-        for slot, (x, y, layer) in enumerate(g.stack_centres(index + 1, abs(value), style)):
-            x += _jitter(jitter_seed, index + 1, slot)
+        centres = g.stack_centres(index + 1, abs(value), style)
+        gaps = _gaps(jitter_seed, index + 1, len(centres), unevenness, style, radius)
+        direction = g.point_shape(index + 1).direction
+        for slot, (x, y, layer) in enumerate(centres):
+            x += _jitter(jitter_seed, index + 1, slot) * (1.0 + 2.0 * unevenness)
+            y += direction * gaps[slot]
             placements.append(
-                CheckerPlacement(colour, "point", index + 1, x, y, layer * THICKNESS, layer)
+                CheckerPlacement(
+                    colour, "point", index + 1, x, y, layer * THICKNESS, layer, radius=radius
+                )
             )
     for colour in ("white", "black"):
         for x, y, _ in g.bar_centres(colour, int(bar.get(colour, 0))):
-            placements.append(CheckerPlacement(colour, "bar", 0, x, y, board.FRAME_HEIGHT, 0))
+            placements.append(
+                CheckerPlacement(colour, "bar", 0, x, y, board.FRAME_HEIGHT, 0, radius=radius)
+            )
         for x0, y0, x1, y1 in g.tray_slots(colour, int(off.get(colour, 0))):
             placements.append(
                 CheckerPlacement(colour, "off", 0, (x0 + x1) / 2, (y0 + y1) / 2, 0.0, 0, True)
             )
     return placements
+
+
+def _gaps(
+    seed: int | None,
+    point: int,
+    count: int,
+    unevenness: float,
+    style: g.StackStyle,
+    radius: float = RADIUS,
+) -> list[float]:
+    """How far each checker of a stack sits beyond its neat spot (mm, toward the centre).
+
+    Checkers smaller or larger than the standard still start at the edge and touch along the
+    stack. Only stacks that fit in one row get random gaps (a longer line is already squeezed
+    to fit the point), and the gaps add up to at most a few millimetres.
+    """
+    grow = radius - RADIUS
+    squeezed = style == "line" and count > 5
+    shifts = [grow * (1 if squeezed else 1 + 2 * (slot % 5)) for slot in range(count)]
+    if seed is None or unevenness <= 0 or squeezed:
+        return shifts
+    rng = np.random.default_rng([seed, point, 99])
+    steps = rng.uniform(0.0, 1.0 * unevenness, size=min(count, 5))
+    row = np.concatenate([[0.0], np.cumsum(steps)[:-1]])
+    return [shifts[slot] + float(row[slot % 5]) for slot in range(count)]
 
 
 def top_height(checker: CheckerPlacement) -> float:
@@ -113,8 +152,8 @@ def checker_outline_3d(
         near = np.stack([wx + cx, np.full_like(cx, wy + half), ch], axis=-1)
         far = np.stack([wx + cx, np.full_like(cx, wy - half), ch], axis=-1)
         return far, near
-    cx = wx + RADIUS * np.cos(_CIRCLE)
-    cy = wy + RADIUS * np.sin(_CIRCLE)
+    cx = wx + checker.radius * np.cos(_CIRCLE)
+    cy = wy + checker.radius * np.sin(_CIRCLE)
     bottom = np.stack([cx, cy, np.full_like(cx, checker.base)], axis=-1)
     top = np.stack([cx, cy, np.full_like(cx, checker.base + THICKNESS)], axis=-1)
     return bottom, top
@@ -138,6 +177,23 @@ def face_sprite(
     shade on the other as on a real turned checker. The light is binned (azimuth in twelfths
     of a turn, elevation in 10-degree steps) so sprites are reused. Returns BGRA.
     """
+    bevel, groove, shade, sheen, alpha = _relief(azimuth_bin, elevation_bin)
+    albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
+    albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
+    colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
+    colour *= (1 - 0.18 * groove)[..., None]
+    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+
+
+Relief = tuple[
+    npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]
+]
+
+
+@lru_cache(maxsize=AZIMUTH_BINS * 9)
+def _relief(azimuth_bin: int, elevation_bin: int) -> Relief:
+    """The colour-free part of :func:`face_sprite` for one light: bevel, groove, shading,
+    sheen and alpha. Cached apart, so checkers of many colours (``vary``) cost little."""
     azimuth = azimuth_bin * 2 * math.pi / AZIMUTH_BINS
     elevation = math.radians(10 * elevation_bin + 5)
     light = np.array(
@@ -165,17 +221,15 @@ def face_sprite(
     nz = np.cos(slope)
     lambert = np.clip(nx * light[0] + ny * light[1] + nz * light[2], 0, 1)
     spec = np.clip(nx * half_vector[0] + ny * half_vector[1] + nz * half_vector[2], 0, 1) ** 60
-    albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
-    albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
     shade = 0.55 + 0.5 * lambert / max(light[2], 0.3)
     # a flat face mirrors a broad lamp evenly (a faint sheen); the curved rim and groove show
     # the lamp as a crisp highlight
     curved = np.clip(bevel + groove, 0, 1)
     sheen = spec * (0.12 + 0.6 * curved)
-    colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
-    colour *= (1 - 0.18 * groove)[..., None]
     alpha = np.clip((RADIUS - r) / (RADIUS * 2 / SPRITE) + 0.5, 0, 1) * 255
-    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+    for array in (bevel, groove, shade, sheen, alpha):
+        array.setflags(write=False)
+    return bevel, groove, shade, sheen, alpha
 
 
 def _sprite_for(
@@ -248,7 +302,8 @@ def draw_checker(
     )
     wx, wy = orientation.to_world(checker.x, checker.y)
     h = checker.base + THICKNESS
-    anchors = np.array([(wx, wy, h), (wx + RADIUS, wy, h), (wx, wy + RADIUS, h)])
+    r = checker.radius
+    anchors = np.array([(wx, wy, h), (wx + r, wy, h), (wx, wy + r, h)])
     dst = camera.project_undistorted(anchors).astype(np.float32)
     src = np.array(
         [(SPRITE / 2, SPRITE / 2), (SPRITE, SPRITE / 2), (SPRITE / 2, SPRITE)], np.float32

@@ -74,7 +74,8 @@ def checker_polygon(checker: CheckerPlacement) -> FloatArray:
             ]
         )
     angles = np.linspace(0, 2 * math.pi, 32, endpoint=False)
-    return np.stack([checker.x + RADIUS * np.cos(angles), checker.y + RADIUS * np.sin(angles)], -1)
+    r = checker.radius
+    return np.stack([checker.x + r * np.cos(angles), checker.y + r * np.sin(angles)], -1)
 
 
 def clearance(a: FloatArray, b: FloatArray) -> float:
@@ -137,7 +138,7 @@ class _Solver:
             if index == ignore:
                 continue
             checker = self.checkers[index]
-            if math.dist((checker.x, checker.y), centre) > reach + RADIUS + 1.0:
+            if math.dist((checker.x, checker.y), centre) > reach + checker.radius + 1.0:
                 continue
             if clearance(outline, polygon) < GAP:
                 return False
@@ -267,7 +268,7 @@ class _Solver:
                 reach = dice.support_distance(tilt, top_height(checker) - surface)
                 angle = float(rng.uniform(0, 2 * math.pi))
                 direction = np.array([math.cos(angle), math.sin(angle)])
-                pivot = np.array([checker.x, checker.y]) - direction * (RADIUS + reach)
+                pivot = np.array([checker.x, checker.y]) - direction * (checker.radius + reach)
                 pose = dice.cocked_pose(
                     spec.value, float(pivot[0]), float(pivot[1]), angle, tilt, "checker", surface
                 )

@@ -1,16 +1,23 @@
 """A player's hand and forearm reaching over (or toward) the board.
 
-The hand is built from convex parts (forearm, palm, four tapered fingers, thumb) in world
-millimetres at a height above the board, so it is drawn in perspective and casts a shadow away
-from the lamp. Its exact outline in the image (the union of the drawn parts) goes into the
-truth; a frame
-in which it covers any part of the playing area or the trays is not readable.
+The hand is built from convex parts (sleeve, forearm, palm, four tapered fingers, thumb) in
+world millimetres at a height above the board, so it is drawn in perspective and casts a shadow
+away from the lamp. Its exact outline in the image (the union of the drawn parts, and of what
+the hand holds) goes into the truth; a frame in which it covers any part of the playing area
+or the trays is not readable.
+
+Poses: ``reaching`` (fingers out, toward a spot), ``checker`` (fingers curled, pinching a
+checker against the thumb: the checker being moved) and ``cup`` (gripping a dice cup from
+above, the cup under the palm). :func:`random_hand` draws only ``reaching`` hands of five skin
+tones unless asked for variety (``varied=True``), which adds the other poses, more skin tones,
+sleeves and cups.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 import cv2
 import numpy as np
@@ -19,8 +26,8 @@ import numpy.typing as npt
 from companion import geometry as g
 from companion.sim import board
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill
-from companion.sim.styles import BGR
+from companion.sim.drawing import fill, shade
+from companion.sim.styles import BGR, CheckerSet
 
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
@@ -39,6 +46,27 @@ SLEEVES: tuple[BGR, ...] = (
     (40, 40, 120),
     (30, 30, 30),
 )
+MORE_SKIN_TONES: tuple[BGR, ...] = (
+    (170, 195, 235),
+    (135, 170, 220),
+    (110, 150, 200),
+    (85, 120, 165),
+    (60, 85, 120),
+    (40, 55, 80),
+)
+MORE_SLEEVES: tuple[BGR, ...] = (
+    (160, 120, 230),  # pink
+    (90, 50, 20),  # navy
+    (50, 110, 60),  # green
+    (140, 140, 150),  # grey
+    (230, 230, 232),  # white shirt
+    (60, 90, 150),  # tan
+)
+CUPS: tuple[BGR, ...] = ((30, 36, 48), (20, 20, 22), (40, 40, 120), (30, 70, 40), (60, 90, 130))
+Pose = Literal["reaching", "checker", "cup"]
+POSES: tuple[Pose, ...] = ("reaching", "checker", "cup")
+CUP_RADIUS = 30.0
+CUP_HEIGHT = 85.0
 
 
 @dataclass(frozen=True)
@@ -55,17 +83,28 @@ class Hand:
     spread: float
     """Radians between neighbouring fingers."""
     right_handed: bool = True
+    pose: Pose = "reaching"
+    """For ``checker`` and ``cup``, ``(x, y)`` is the centre of the checker or cup held."""
+    held: Literal["white", "black"] = "white"
+    """The colour of the checker a ``checker`` hand holds."""
+    cup: BGR = CUPS[0]
 
     def to_json(self) -> dict[str, object]:
         return {
             "kind": "hand",
+            "pose": self.pose,
             "target_mm": [round(self.x, 1), round(self.y, 1)],
             "height_mm": round(self.height, 1),
         }
 
 
-def random_hand(rng: np.random.Generator, over_board: bool) -> Hand:
-    """A hand reaching from white's or black's seat; over the playing area, or just beside it."""
+def random_hand(rng: np.random.Generator, over_board: bool, varied: bool = False) -> Hand:
+    """A hand reaching from white's or black's seat; over the playing area, or just beside it.
+
+    ``varied`` also draws the pose (reaching, holding a checker or a cup), more skin tones with
+    a little jitter, more sleeves and the cup's colour, after the draws of a plain hand (so a
+    plain hand is the same for a seed as it always was).
+    """
     from_near = bool(rng.integers(0, 2))
     seat_y = g.PLAY_HEIGHT + 500.0 if from_near else -500.0
     if over_board:
@@ -81,7 +120,7 @@ def random_hand(rng: np.random.Generator, over_board: bool) -> Hand:
         outward = 1.0 if right else -1.0
         from_x = x + outward * float(rng.uniform(120, 300))
     height = float(rng.uniform(45, 110)) if over_board else float(rng.uniform(-12.0, 10.0))
-    return Hand(
+    hand = Hand(
         x,
         y,
         from_x,
@@ -91,6 +130,35 @@ def random_hand(rng: np.random.Generator, over_board: bool) -> Hand:
         SLEEVES[int(rng.integers(0, len(SLEEVES)))],
         float(rng.uniform(0.02, 0.09)),
         bool(rng.integers(0, 2)),
+    )
+    if not varied:
+        return hand
+    return vary_hand(hand, rng, over_board)
+
+
+def vary_hand(hand: Hand, rng: np.random.Generator, over_board: bool = True) -> Hand:
+    """``hand`` with a random pose, skin tone, sleeve and cup (see :func:`random_hand`)."""
+    tones = SKIN_TONES + MORE_SKIN_TONES
+    base = np.asarray(tones[int(rng.integers(0, len(tones)))], np.float64)
+    skin = np.clip(base * float(rng.uniform(0.92, 1.06)) + rng.normal(0, 5, 3), 0, 255)
+    sleeves = SLEEVES + MORE_SLEEVES
+    pose = POSES[int(rng.choice(3, p=[0.4, 0.35, 0.25] if over_board else [0.6, 0.0, 0.4]))]
+    height = hand.height
+    if pose != "reaching" and not over_board:
+        height = max(height, 0.0)
+    return Hand(
+        hand.x,
+        hand.y,
+        hand.from_x,
+        hand.from_y,
+        height,
+        (int(skin[0]), int(skin[1]), int(skin[2])),
+        sleeves[int(rng.integers(0, len(sleeves)))],
+        float(rng.uniform(0.0, 0.12)),
+        hand.right_handed,
+        pose,
+        "white" if rng.integers(0, 2) else "black",
+        CUPS[int(rng.integers(0, len(CUPS)))],
     )
 
 
@@ -106,6 +174,8 @@ def parts(hand: Hand) -> list[Part]:
 
 def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
     """All parts, and separately the digits (thumb, then fingers) for their creases and nails."""
+    if hand.pose != "reaching":
+        return _holding(hand)
     tip = np.array([hand.x, hand.y])
     origin = np.array([hand.from_x, hand.from_y])
     forward = tip - origin
@@ -167,6 +237,148 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
     return result + digits, digits
 
 
+def _holding(hand: Hand) -> tuple[list[Part], list[Part]]:
+    """A hand holding a checker (pinched) or a cup (gripped from above), centred on (x, y)."""
+    centre = np.array([hand.x, hand.y])
+    origin = np.array([hand.from_x, hand.from_y])
+    forward = centre - origin
+    forward /= np.linalg.norm(forward)
+    side = np.array([-forward[1], forward[0]])
+    thumb_side = 1.0 if hand.right_handed else -1.0
+    h = hand.height
+
+    def part(points: list[tuple[FloatArray, float, float]], colour: BGR) -> Part:
+        centres = np.array([(xy[0], xy[1], z) for xy, z, _ in points])
+        radii = np.array([r for _, _, r in points])
+        return centres, radii, colour
+
+    if hand.pose == "checker":
+        grip = h - 24.0  # the height of the fingertips on the checker's rim
+        knuckles = centre - forward * 40.0
+        palm_z = h + 8.0
+        tips = [
+            centre + forward * 15.0 + side * thumb_side * o * 8.0 for o in (1.4, 0.5, -0.5, -1.3)
+        ]
+        tip_z = [grip, grip, grip, grip + 4.0]
+        thumb_tip = centre - forward * 6.0 + side * thumb_side * 16.0
+    else:
+        # the palm against the cup's near side, the fingers around one flank, the thumb
+        # around the other, the open top left in view
+        top = _cup_bottom(hand) + CUP_HEIGHT
+        knuckles = centre - forward * (CUP_RADIUS + 10.0)
+        palm_z = top - 6.0
+        away = -thumb_side
+        tips = []
+        for degrees in (55.0, 80.0, 105.0, 128.0):
+            angle = math.radians(degrees)
+            tips.append(
+                centre
+                + (CUP_RADIUS + 5.0) * (math.cos(angle) * forward + math.sin(angle) * side * away)
+            )
+        tip_z = [top - 22.0] * 4
+        angle = math.radians(75.0)
+        thumb_tip = centre + (CUP_RADIUS + 5.0) * (
+            math.cos(angle) * forward - math.sin(angle) * side * away
+        )
+    wrist = knuckles - forward * 86.0
+    cuff = wrist - forward * 70.0
+    result = [
+        part([(origin, palm_z + 150, 42.0), (cuff, palm_z + 36, 34.0)], hand.sleeve),
+        part([(cuff + forward * 5, palm_z + 32, 29.0), (wrist, palm_z + 14, 25.0)], hand.skin),
+        part(
+            [
+                (knuckles + side * 27, palm_z, 11.0),
+                (knuckles - side * 27, palm_z, 10.0),
+                (wrist + side * 14, palm_z + 10, 14.0),
+                (wrist - side * 14, palm_z + 10, 14.0),
+            ],
+            hand.skin,
+        ),
+    ]
+    thumb_base = wrist + forward * 20 + side * thumb_side * 28
+    digits = [
+        part(
+            [
+                (thumb_base, palm_z + 4, 12.5),
+                ((thumb_base + thumb_tip) / 2, (palm_z + tip_z[0]) / 2, 10.0),
+                (thumb_tip, tip_z[0] + 2.0, 8.3),
+            ],
+            hand.skin,
+        )
+    ]
+    for index, offset in enumerate((1.5, 0.5, -0.5, -1.5)):
+        base = knuckles + side * thumb_side * offset * 17.0
+        bend = base + (tips[index] - base) * 0.55 + forward * 6.0
+        if hand.pose == "cup":
+            # round the cup, not across its mouth
+            outward = bend - centre
+            bend = centre + outward / (np.linalg.norm(outward) + 1e-9) * (CUP_RADIUS + 9.0)
+        digits.append(
+            part(
+                [
+                    (base, palm_z - 2, 9.0),
+                    (bend, palm_z - 4, 8.3),
+                    (tips[index], tip_z[index], 7.0),
+                ],
+                hand.skin,
+            )
+        )
+    return result + digits, digits
+
+
+def _cup_bottom(hand: Hand) -> float:
+    return max(hand.height - 55.0, board.surface_height(hand.x, hand.y) + 4.0)
+
+
+def held_outline(hand: Hand) -> tuple[FloatArray, FloatArray] | None:
+    """The bottom and top rims (canonical x, y, height) of what the hand holds, if anything."""
+    if hand.pose == "reaching":
+        return None
+    if hand.pose == "checker":
+        radius, bottom, height = 18.0, hand.height - 31.0, 7.0
+    else:
+        radius, bottom, height = CUP_RADIUS, _cup_bottom(hand), CUP_HEIGHT
+    ring = np.stack([hand.x + radius * np.cos(_RING), hand.y + radius * np.sin(_RING)], axis=-1)
+    low = np.column_stack([ring, np.full(len(_RING), bottom)])
+    high = np.column_stack([ring, np.full(len(_RING), bottom + height)])
+    return low, high
+
+
+def _draw_held(
+    layer: Image,
+    mask: npt.NDArray[np.uint8],
+    camera: Camera,
+    hand: Hand,
+    orientation: board.Orientation,
+    looks: CheckerSet | None,
+) -> None:
+    """The checker or cup in the hand, under the fingers."""
+    rims = held_outline(hand)
+    if rims is None:
+        return
+    low, high = (
+        np.asarray(camera.project_undistorted(_world(r, orientation)), np.float64) for r in rims
+    )
+    points = np.concatenate([low, high]).astype(np.float32)
+    hull: FloatArray = cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
+    fill(mask, hull, 255)
+    if hand.pose == "checker":
+        face: BGR = (230, 230, 230)
+        rim: BGR = (200, 200, 200)
+        if looks is not None:
+            face = looks.white if hand.held == "white" else looks.black
+            rim = looks.white_rim if hand.held == "white" else looks.black_rim
+        fill(layer, hull, (rim[0] * 0.7, rim[1] * 0.7, rim[2] * 0.7))
+        fill(layer, high, face)
+        return
+    fill(layer, hull, shade(hand.cup, 0.75))
+    fill(layer, high, shade(hand.cup, 1.3))
+    inner = _world(rims[1].copy(), orientation)
+    middle = inner.mean(axis=0)
+    inner[:, :2] = middle[:2] + (inner[:, :2] - middle[:2]) * 0.85
+    fill(layer, camera.project_undistorted(inner), shade(hand.cup, 0.35))
+
+
 _RING = np.linspace(0, 2 * math.pi, 16, endpoint=False)
 
 
@@ -193,8 +405,11 @@ def shadow_outlines(
     """Each part's outline cast from the lamp onto what lies under the hand (world 3D)."""
     ground = board.surface_height(hand.x, hand.y)
     outlines = []
-    for centres, radii, _ in parts(hand):
-        outline = _world(_outline(centres, radii), orientation)
+    shapes = [_world(_outline(centres, radii), orientation) for centres, radii, _ in parts(hand)]
+    held = held_outline(hand)
+    if held is not None:
+        shapes.append(_world(np.concatenate(held), orientation))
+    for outline in shapes:
         scale = (lamp[2] - ground) / np.maximum(lamp[2] - outline[:, 2], 1.0)
         cast = outline.copy()
         cast[:, 0] = lamp[0] + (outline[:, 0] - lamp[0]) * scale
@@ -210,12 +425,17 @@ def draw_hand(
     hand: Hand,
     orientation: board.Orientation,
     light_direction: FloatArray,
+    looks: CheckerSet | None = None,
 ) -> npt.NDArray[np.uint8]:
-    """Draws the hand with rounded shading; returns its mask (H, W) of covered pixels."""
+    """Draws the hand with rounded shading; returns its mask (H, W) of covered pixels.
+
+    ``looks`` colours a checker the hand holds.
+    """
     height, width = image.shape[:2]
     mask = np.zeros((height, width), np.uint8)
     layer = image.copy()
     light_side = light_direction[:2]
+    _draw_held(layer, mask, camera, hand, orientation, looks)
     for centres, radii, colour in parts(hand):
         axis = centres[-1, :2] - centres[0, :2]
         normal = np.array([-axis[1], axis[0]]) / (np.linalg.norm(axis) + 1e-9)

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.errors import CompanionError
-from companion.sim import board, checkers, dice, lighting, occluders, truth
+from companion.sim import board, checkers, dice, lighting, occluders, truth, variety
 from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
 from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
@@ -33,6 +33,8 @@ from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
 from companion.sim.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
+    EXTRA_BOARD_STYLES,
+    EXTRA_CHECKER_SETS,
     LIGHTINGS,
     CheckerSet,
     Lighting,
@@ -121,6 +123,12 @@ class Scene:
     """Seed of the light alone (``None``: the frame's seed); a sequence keeps one light."""
     cube: CubeSpec | None = None
     """The doubling cube beside the board, or ``None`` for no cube in view."""
+    vary: bool = False
+    """Jitter the look around the style (board, table, checker colours and size, stacking,
+    light colour): see :mod:`companion.sim.variety`. Drawn from the light's seed."""
+    cube_seed: int | None = None
+    """Seed of the cube's resting spot (``None``: the frame's seed); a sequence keeps the cube
+    where it lies until a player moves it."""
     opening_roll: bool = False
     """The dice are the opening roll: the first is white's, the second black's, each rolled
     into its own roller's right-hand half (``dice_valid`` is judged that way)."""
@@ -181,6 +189,13 @@ def random_scene(seed: int, board_like: BoardLike, **fixed: object) -> Scene:
         "cube": _random_cube(rng),
         "seed": seed,
     }
+    if fixed.get("vary"):
+        # variety also reaches for the boards and sets a plain seed never draws
+        extra = np.random.default_rng([seed, 4])
+        styles = [*BOARD_STYLES, *EXTRA_BOARD_STYLES]
+        sets = [*CHECKER_SETS, *EXTRA_CHECKER_SETS]
+        choices["style"] = styles[int(extra.integers(0, len(styles)))]
+        choices["checker_set"] = sets[int(extra.integers(0, len(sets)))]
     choices.update({k: v for k, v in fixed.items() if v is not None})
     if choices.get("cube") == "none":
         choices["cube"] = None
@@ -206,18 +221,26 @@ def _random_cube(rng: np.random.Generator) -> CubeSpec | None:
 
 
 def _draw_case(
-    image: Image, camera: Camera, orientation: Orientation, scene: Scene, light: lighting.Light
+    image: Image,
+    camera: Camera,
+    orientation: Orientation,
+    scene: Scene,
+    light: lighting.Light,
+    variation: variety.Variation | None = None,
 ) -> None:
     """The board itself: painted plane, outer sides, inner walls and the raised frame."""
     style = board_style(scene.style)
     texture = board.board_texture(style, scene.white_home)
+    frame_colour = np.asarray(style.frame, np.float64)
+    if variation is not None:
+        texture = variation.board_texture(texture)
+        frame_colour = variation.board_colour(style.frame)
     to_world = board.texture_to_canonical()
     size = camera.size
     flat = camera.plane_homography(0.0) @ to_world
     cv2.warpPerspective(
         texture, flat, size, dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
     )
-    frame_colour = np.asarray(style.frame, np.float64)
     cam = camera.position
     outline = orientation.to_world_array(board.outline())
     # outer sides, from the frame top down to the table, when they face the camera
@@ -374,9 +397,22 @@ def render(scene: Scene) -> Frame:
     camera = make_camera(scene.camera)
     light_seed = scene.seed if scene.light_seed is None else scene.light_seed
     light = lighting.make_light(scene.lighting, np.random.default_rng([light_seed, 3]))
+    variation = None
+    radius, unevenness = checkers.RADIUS, 0.0
+    if scene.vary:
+        variation = variety.draw_variation(np.random.default_rng([light_seed, 9]), looks)
+        looks = variation.looks
+        light = variation.relight(light)
+        radius, unevenness = variation.radius, variation.unevenness
     stack = scene.stack or style.stack
     placed = checkers.place_checkers(
-        scene.board.points, scene.board.bar, scene.board.off, stack, jitter_seed=light_seed
+        scene.board.points,
+        scene.board.bar,
+        scene.board.off,
+        stack,
+        jitter_seed=light_seed,
+        radius=radius,
+        unevenness=unevenness,
     )
     where = _default_where(scene, orientation)
     try:
@@ -387,10 +423,13 @@ def render(scene: Scene) -> Frame:
     if isinstance(scene.hand, occluders.Hand) or scene.hand is None:
         hand = scene.hand
     else:
-        hand = occluders.random_hand(rng, scene.hand == "over")
+        hand = occluders.random_hand(rng, scene.hand == "over", varied=scene.vary)
 
     width, height = camera.size
-    image = board.table_texture(style.table, style.table_surface, (width, height)).copy()
+    if variation is not None:
+        image = variation.table_image((width, height))
+    else:
+        image = board.table_texture(style.table, style.table_surface, (width, height)).copy()
     # the case's soft shadow on the table
     case_outline = np.column_stack(
         [orientation.to_world_array(board.outline()), np.full(4, -board.BOX_DEPTH)]
@@ -402,7 +441,8 @@ def render(scene: Scene) -> Frame:
         [orientation.to_world_array(board.outline()), np.full(4, board.FRAME_HEIGHT)]
     )
     case_shadow = lighting.shadow_map(camera, [cast], 14.0, camera.project_undistorted(top))
-    cube_pose = place_cube(scene.cube, rng) if scene.cube is not None else None
+    cube_rng = rng if scene.cube_seed is None else np.random.default_rng([scene.cube_seed, 5])
+    cube_pose = place_cube(scene.cube, cube_rng) if scene.cube is not None else None
     cube_behind = False
     if cube_pose is not None:
         cube_world = np.array([*orientation.to_world(cube_pose.x, cube_pose.y), cube_pose.height])
@@ -410,7 +450,7 @@ def render(scene: Scene) -> Frame:
         cube_behind = float(camera.depth(cube_world)) > float(camera.depth(board_middle))
         if cube_behind:
             _draw_cube(image, camera, cube_pose, orientation, light)
-    _draw_case(image, camera, orientation, scene, light)
+    _draw_case(image, camera, orientation, scene, light, variation)
     object_shadows = lighting.shadow_map(
         camera,
         _object_shadows(camera, orientation, placed, poses, light),
@@ -451,7 +491,7 @@ def render(scene: Scene) -> Frame:
         coverage = lighting.shadow_map(camera, shadows, 6.0 + abs(hand.height) * 0.25)
         lighting.darken(image, camera, [(coverage, light.shadow_strength * 0.8)])
         hand_direction = light.direction_at(hand.x, hand.y, hand.height)
-        hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction)
+        hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction, looks)
     image = lighting.finish(image, light, camera, rng, scene.jpeg_quality, scene.noise)
     if camera.distorted and hand_mask is not None:
         map_x, map_y = camera.distortion_maps()
@@ -460,6 +500,8 @@ def render(scene: Scene) -> Frame:
     frame_truth = _truth(
         scene, camera, orientation, light, poses, hand, hand_mask, stack, cube_json
     )
+    if variation is not None:
+        frame_truth["variation"] = variation.to_json()
     return Frame(image, frame_truth, tuple(placed), tuple(poses), camera, hand_mask)
 
 

@@ -1,7 +1,7 @@
 """A whole game as a camera over the table records it: frames, their truth, and the turn events.
 
-One camera, board and light for the whole game (chosen from the seed). Each turn is a short
-script of frames:
+One camera, board, light and cube spot for the whole game (chosen from the seed). Each turn is
+a short script of frames:
 
 1. the dice tumbling into the roller's right-hand half (motion-blurred, ``moving`` in the truth);
 2. the dice settled (two frames, as a referee waits for them to stay still); now and then a
@@ -185,6 +185,7 @@ def render_game(
         raise ValueError(f"turns must be 0 or more (or None for a whole game), not {turns}")
     rng = np.random.default_rng([seed, 7])
     board = _board_of(Position.opening(), Colour.WHITE)
+    look.setdefault("cube_seed", seed)
     base = random_scene(seed, board, size=size, light_seed=seed, hand=None, **look)
     base = replace(base, dice=(), on_roll=None)
     stack = base.stack or board_style(base.style).stack

@@ -160,6 +160,93 @@ CHECKER_SETS: dict[str, CheckerSet] = {
     )
 }
 
+EXTRA_BOARD_STYLES: dict[str, BoardStyle] = {
+    style.name: style
+    for style in (
+        BoardStyle(
+            name="olive-felt",
+            field=(96, 150, 150),
+            field_surface="felt",
+            point_a=(40, 40, 40),
+            point_b=(200, 210, 215),
+            point_surface="felt",
+            frame=(60, 110, 150),
+            frame_surface="wood",
+            table=(90, 70, 60),
+            table_surface="felt",
+            stack="line",
+        ),
+        BoardStyle(
+            name="beige-brown",
+            field=(176, 200, 208),
+            field_surface="leather",
+            point_a=(30, 30, 30),
+            point_b=(80, 120, 150),
+            point_surface="leather",
+            frame=(40, 56, 70),
+            frame_surface="leather",
+            table=(120, 70, 50),
+            table_surface="felt",
+            stack="layers",
+        ),
+        BoardStyle(
+            name="walnut",
+            field=(36, 70, 120),
+            field_surface="wood",
+            point_a=(150, 190, 215),
+            point_b=(20, 34, 60),
+            point_surface="wood",
+            frame=(24, 50, 90),
+            frame_surface="wood",
+            table=(235, 238, 240),
+            table_surface="plain",
+            stack="line",
+        ),
+        BoardStyle(
+            name="grey-blue",
+            field=(150, 150, 145),
+            field_surface="leather",
+            point_a=(140, 80, 40),
+            point_b=(230, 232, 235),
+            point_surface="leather",
+            frame=(50, 50, 52),
+            frame_surface="leather",
+            table=(60, 100, 60),
+            table_surface="felt",
+            stack="line",
+        ),
+    )
+}
+"""More boards, drawn only when a scene asks for variety (``vary=True``) or names one: kept
+apart from :data:`BOARD_STYLES` so that a seed picks the same style as it always has."""
+
+EXTRA_CHECKER_SETS: dict[str, CheckerSet] = {
+    checkers.name: checkers
+    for checkers in (
+        CheckerSet(
+            name="red-black",
+            white=(44, 44, 190),
+            black=(30, 28, 28),
+            white_rim=(30, 30, 150),
+            black_rim=(56, 54, 54),
+            die_body=(236, 238, 240),
+            die_pip=(30, 30, 30),
+            gloss=0.6,
+        ),
+        CheckerSet(
+            name="cream-brown",
+            white=(190, 222, 236),
+            black=(36, 62, 104),
+            white_rim=(160, 196, 214),
+            black_rim=(24, 44, 78),
+            die_body=(230, 236, 240),
+            die_pip=(40, 30, 30),
+            gloss=0.5,
+        ),
+    )
+}
+"""Checker sets drawn only with ``vary=True`` or when named."""
+
 LIGHTINGS = ("even", "lamp", "dim", "glare")
 Lighting = Literal["even", "lamp", "dim", "glare"]
 
@@ -167,21 +254,19 @@ Lighting = Literal["even", "lamp", "dim", "glare"]
 def board_style(name: str) -> BoardStyle:
     """The board style called ``name``; raises :class:`UnknownStyle` listing the choices."""
     try:
-        return BOARD_STYLES[name]
+        return BOARD_STYLES[name] if name in BOARD_STYLES else EXTRA_BOARD_STYLES[name]
     except KeyError:
-        raise UnknownStyle(
-            f"unknown board style {name!r}: choose one of {', '.join(BOARD_STYLES)}"
-        ) from None
+        names = ", ".join([*BOARD_STYLES, *EXTRA_BOARD_STYLES])
+        raise UnknownStyle(f"unknown board style {name!r}: choose one of {names}") from None
 
 
 def checker_set(name: str) -> CheckerSet:
     """The checker set called ``name``; raises :class:`UnknownStyle` listing the choices."""
     try:
-        return CHECKER_SETS[name]
+        return CHECKER_SETS[name] if name in CHECKER_SETS else EXTRA_CHECKER_SETS[name]
     except KeyError:
-        raise UnknownStyle(
-            f"unknown checker set {name!r}: choose one of {', '.join(CHECKER_SETS)}"
-        ) from None
+        names = ", ".join([*CHECKER_SETS, *EXTRA_CHECKER_SETS])
+        raise UnknownStyle(f"unknown checker set {name!r}: choose one of {names}") from None
 
 
 def check_lighting(name: str) -> Lighting:

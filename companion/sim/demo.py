@@ -1,0 +1,520 @@
+"""The demo game: a short real game from the opening in which every episode a referee handles
+happens once, recorded as a camera over the table would record it.
+
+``render_demo_game(seed)`` shows the board set up for the opening (no dice, no hand: the frame
+to calibrate from), then plays four turns (the rolls and plays come from the seed; the
+episodes are fixed):
+
+1. the opening roll (one die each, into each player's own right-hand half); the starter leaves
+   an **illegal play** on the board (one checker a pip off a legal play), takes the hand away,
+   the board settles, then the hand **corrects** it to the legal play; the dice are picked up;
+2. the other player's roll comes to rest with a **cocked die** (leaning on a checker or the
+   frame): it is picked up and rolled again, then played;
+3. the starter rolls a die onto the **wrong side** (the roller's left-hand half): re-rolled,
+   then a legal play is made, **taken back** (the checkers return to where they stood) and
+   replaced by another legal play before the dice are picked up;
+4. the other player **doubles** before rolling: the cube is turned to 2 and the opponent
+   **takes** it to their side of the table (``cube_action="take"``), and the doubler rolls and
+   plays; or the opponent **drops** (``cube_action="drop"``) and the game ends there.
+
+Every settled state is shown for ``stable_frames`` frames (what a referee's stability window
+needs); moving hands make their frames unreadable; a rolling die is drawn motion-blurred and
+marked ``moving`` in the truth, with the roller's hand and dice cup over the board (so that
+frame is unreadable too). A turn ends when the roller picks up the dice: a hand over the
+dice, then the board without them.
+
+Events (``GameFrame.events``, JSON-ready dicts) carry ``frame`` (the first frame that shows the
+new state; a referee whose window is N frames can announce it on ``frame + N - 1``), ``type``,
+``announce`` (what a referee should say, in words) and ``verdict`` (the kind of announcement:
+``waiting``, ``reroll``, ``illegal``, ``legal``, ``info``, ``game_over``). Types and their fields:
+
+* ``setup``: the board shows the opening position, ready for the opening roll;
+* ``opening_roll``: ``white``, ``black`` (each player's die), ``starter``, ``dice`` [high, low];
+* ``reroll``: ``colour``, ``dice`` (as they lie), ``reason`` (``"cocked"``, ``"wrong side"``),
+  ``die`` (1 or 2: the offending die, in the order of the truth's ``dice``);
+* ``roll``: ``colour``, ``dice``;
+* ``illegal``: ``colour``, ``dice``, ``play`` (the slip in notation), ``rule`` and ``reason``
+  (from ``companion.rules.judge``),
+  ``closest`` (legal plays nearest the board), ``points`` (the board as shown);
+* ``play``: ``colour``, ``dice``, ``play`` (GNU notation), ``position_id`` (after the play, from
+  the mover's side), ``corrects`` (the illegal play it replaces, or absent) and ``replaces``
+  (the play taken back before it, or absent);
+* ``takeback``: ``colour``, ``play`` (the play taken back; the board is as before the turn);
+* ``pickup``: ``colour`` (the roller picks up the dice: the turn ends, the play stands),
+  ``play``;
+* ``double``: ``colour`` (the doubler), ``cube`` (2), ``control`` (``"double"``);
+* ``take``: ``colour`` (the taker), ``cube`` (2), ``control`` (``"take"``);
+* ``drop``: ``colour`` (the player who drops), ``control`` (``"drop"``);
+* ``game_end``: ``winner``, ``points``, ``result`` (``"drop"``: announced with the drop).
+
+An event with ``control`` is a player's button or key: a driver sends it to the referee when
+that frame arrives, before feeding the frame.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator
+from dataclasses import replace
+from typing import Literal
+
+import numpy as np
+
+from companion import geometry as g
+from companion.rules import position_id
+from companion.rules.judge import IMPOSSIBLE_RULES, Verdict, judge
+from companion.rules.moves import LegalPlay, Move, Play, generate_plays
+from companion.rules.position import Colour, Position
+from companion.sim import occluders
+from companion.sim.cube import CubeSpec, place_cube
+from companion.sim.layout import DieSpec
+from companion.sim.scene import Checkers, InvalidScene, random_scene
+from companion.sim.sequences import (
+    GameFrame,
+    _board_of,
+    _changed_spots,
+    _hand_at,
+    _lifted,
+    _Recorder,
+    _settled_dice,
+)
+from companion.sim.styles import board_style
+
+DEFAULT_SEED = 2
+DEMO_LOOK: dict[str, object] = {
+    "style": "tournament-red",
+    "checker_set": "white-black",
+    "lighting": "even",
+    "tilt": 15.0,
+}
+"""A typical, well-lit table: the demo shows the referee at work, not the reader's limits.
+Any of it can be changed through ``look``."""
+CubeAction = Literal["take", "drop"]
+CUBE_ACTIONS: tuple[CubeAction, ...] = ("take", "drop")
+
+Frames = Generator[GameFrame, None, None]
+
+
+def _dice_text(dice: tuple[int, int] | list[int]) -> str:
+    return f"{max(dice)}-{min(dice)}"
+
+
+def _misplaced(
+    position: Position, dice: tuple[int, int], play: LegalPlay
+) -> tuple[Position, Verdict, str]:
+    """The board of ``play`` with one checker set a pip short of (or past) where it belongs,
+    the judge's verdict on it, and the slip written as a play.
+
+    Prefers a board that the judge's ordinary rules refuse (as a player's slip is) to one that
+    no play of the roll could leave at all.
+    """
+    after = play.after
+    moves = play.play.moves
+    sources = {m.source for m in moves}
+    found: list[tuple[bool, Position, Verdict, str]] = []
+    for index, move in enumerate(moves):
+        if move.hit or not 1 <= move.destination <= 24 or move.destination in sources:
+            continue
+        for landing in (move.destination + 1, move.destination - 1):
+            if not 1 <= landing <= 24 or landing == move.source or after.opponent[25 - landing]:
+                continue
+            mover = list(after.mover)
+            mover[move.destination] -= 1
+            mover[landing] += 1
+            board = Position.trusted(tuple(mover), after.opponent)
+            verdict = judge(position, dice, (board.mover, board.opponent))
+            if not verdict.legal:
+                slipped = list(moves)
+                slipped[index] = Move(move.source, landing)
+                text = str(Play(tuple(slipped)))
+                found.append((verdict.rule in IMPOSSIBLE_RULES, board, verdict, text))
+    if not found:
+        raise InvalidScene("no slip of one pip makes this play illegal")
+    found.sort(key=lambda item: item[0])
+    return found[0][1], found[0][2], found[0][3]
+
+
+def render_demo_game(
+    seed: int = DEFAULT_SEED,
+    size: tuple[int, int] = (1280, 720),
+    *,
+    stable_frames: int = 3,
+    cube_action: CubeAction = "take",
+    **look: object,
+) -> Iterator[GameFrame]:
+    """The frames of the demo game (see the module docstring), yielded as they are rendered.
+
+    ``stable_frames`` (1-10) is how many frames each settled state is shown; ``cube_action``
+    is ``"take"`` (the game goes on) or ``"drop"`` (the game ends at the double). ``look``
+    fixes any :func:`companion.sim.scene.random_scene` choice (style, tilt, lighting, vary,
+    ...) over :data:`DEMO_LOOK`; the rest comes from ``seed``. About 90 frames with a take
+    and 80 with a drop at the default window; frame 0 shows the set-up board. Raises
+    :class:`companion.sim.scene.InvalidScene` (or ``UnknownStyle``) for a bad option.
+    """
+    if not 1 <= stable_frames <= 10:
+        raise InvalidScene(f"stable_frames must be 1-10, not {stable_frames}")
+    if cube_action not in CUBE_ACTIONS:
+        raise InvalidScene(f"cube_action must be 'take' or 'drop', not {cube_action!r}")
+    if seed < 0:
+        raise InvalidScene(f"the seed must be a non-negative integer, not {seed}")
+    return _Demo(seed, size, stable_frames, cube_action, look).frames()
+
+
+class _Demo:
+    """The script of the demo game; one object per rendering, its methods yield the frames."""
+
+    def __init__(
+        self,
+        seed: int,
+        size: tuple[int, int],
+        stable_frames: int,
+        cube_action: CubeAction,
+        look: dict[str, object],
+    ) -> None:
+        self.rng = np.random.default_rng([seed, 11])
+        self.seed = seed
+        self.hold = stable_frames
+        self.cube_action = cube_action
+        opening = _board_of(Position.opening(), Colour.WHITE)
+        fixed: dict[str, object] = {**DEMO_LOOK, "cube": CubeSpec(), "cube_seed": seed}
+        fixed.update(look)
+        base = random_scene(seed, opening, size=size, light_seed=seed, hand=None, **fixed)
+        self.recorder = _Recorder(replace(base, dice=(), on_roll=None), seed)
+        self.stack = base.stack or board_style(base.style).stack
+        self.mirrored = base.white_home in ("bottom-left", "top-right")
+        self.position = Position.opening()
+        """The position at the start of the next turn, seen from the player on roll."""
+
+    # -- small pieces of film ------------------------------------------------------------------
+
+    def hold_still(self, **scene: object) -> Frames:
+        """A settled state, shown for the whole stability window."""
+        for _ in range(self.hold):
+            yield self.recorder.shoot(**scene)
+
+    def move(self, before: Checkers, after: Checkers, mover: str, **scene: object) -> Frames:
+        """The mover's hand over the board: reaching in, lifting checkers, setting them down."""
+        spots = _changed_spots(before, after, mover)
+        lifted = _lifted(before, after, mover)
+        stages = ((before, spots[0], False), (lifted, spots[0], True), (after, spots[-1], True))
+        for board, spot, holding in stages:
+            hand = _hand_at(self.rng, spot, mover)
+            if holding:  # a checker between finger and thumb
+                hand = replace(hand, pose="checker", held="white" if mover == "white" else "black")
+            yield self.recorder.shoot(board=board, hand=hand, **scene)
+
+    def pick_up(
+        self, board: Checkers, dice: tuple[DieSpec, ...], mover: str, **scene: object
+    ) -> Frames:
+        """A hand over the dice, taking them off the board."""
+        pose = dice[0].pose
+        spot = (pose.x, pose.y) if pose is not None else (g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2)
+        hand = _hand_at(self.rng, spot, mover)
+        yield self.recorder.shoot(board=board, dice=dice, hand=hand, **scene)
+
+    def roll(
+        self,
+        values: list[int],
+        boards: list[Checkers],
+        mover: str,
+        cocked: int | None = None,
+        wrong: int | None = None,
+    ) -> Generator[GameFrame, None, tuple[DieSpec, ...]]:
+        """The dice tumbling in, then coming to rest; returns them as they lie."""
+        right = g.right_hand_half("white" if mover == "white" else "black", self.mirrored)
+        left = g.right_hand_half("black" if mover == "white" else "white", self.mirrored)
+        where = [left if index == wrong else right for index in range(2)]
+        specs = _settled_dice(self.rng, values, boards, where, self.stack, self.seed, cocked)
+        rolling = tuple(replace(spec, rolling=True) for spec in specs)
+        cup = self.cup_hand(mover, right)
+        yield self.recorder.shoot(board=boards[0], dice=rolling, on_roll=mover, hand=cup)
+        return tuple(specs)
+
+    def cup_hand(self, mover: str, half: str) -> occluders.Hand:
+        """The roller's hand with the dice cup, just emptied over their right-hand half."""
+        middle = g.BAR_LEFT / 2 if half == "outer" else (g.BAR_RIGHT + g.PLAY_WIDTH) / 2
+        near = g.PLAY_HEIGHT - 70.0 if mover == "white" else 70.0
+        spot = (middle + float(self.rng.uniform(-40, 40)), near)
+        hand = _hand_at(self.rng, spot, mover)
+        return replace(hand, pose="cup", height=float(self.rng.uniform(95, 130)))
+
+    def event(self, **fields: object) -> None:
+        self.recorder.event(**fields)
+
+    def plays(self, position: Position, dice: tuple[int, int]) -> list[LegalPlay]:
+        return [p for p in generate_plays(position, dice) if p.dice_used]
+
+    def pick(self, plays: list[LegalPlay], best: int = 3) -> LegalPlay:
+        """One of the ``best`` most natural plays, so the demo reads like a real game."""
+        ranked = sorted(plays, key=_naturalness, reverse=True)[:best]
+        return ranked[int(self.rng.integers(0, len(ranked)))]
+
+    def roll_values(self) -> list[int]:
+        return [int(v) for v in self.rng.integers(1, 7, size=2)]
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def frames(self) -> Iterator[GameFrame]:
+        opening = _board_of(Position.opening(), Colour.WHITE)
+        self.event(type="setup", announce="game 1: roll one die each", verdict="info")
+        yield from self.hold_still(board=opening)
+        starter = yield from self.opening_turn()
+        other = starter.opponent
+        yield from self.cocked_turn(self.position, other)
+        yield from self.takeback_turn(self.position, starter)
+        yield from self.cube_turn(self.position, other)
+
+    def finish_turn(
+        self,
+        played: LegalPlay,
+        board: Checkers,
+        dice: tuple[DieSpec, ...],
+        mover: Colour,
+        **when: object,
+    ) -> Frames:
+        """The roller picks up the dice: the turn ends with ``played`` on the board."""
+        yield from self.pick_up(board, dice, mover.value, **when)
+        self.event(
+            type="pickup",
+            colour=mover.value,
+            play=str(played.play),
+            announce=f"{mover.opponent} to roll ({mover} played {played.play})",
+            verdict="waiting",
+        )
+        yield from self.hold_still(board=board, dice=(), on_roll=mover.opponent.value)
+        self.position = played.after.flip()
+
+    def opening_turn(self) -> Generator[GameFrame, None, Colour]:
+        """The opening roll; the starter's illegal play, corrected; the dice picked up."""
+        position = Position.opening()
+        board = _board_of(position, Colour.WHITE)
+        while True:
+            white, black = self.roll_values()
+            if white == black:
+                continue
+            starter = Colour.WHITE if white > black else Colour.BLACK
+            dice = (max(white, black), min(white, black))
+            played = self.pick(self.plays(position, dice), best=1)
+            try:
+                slip, verdict, slip_text = _misplaced(position, dice, played)
+            except InvalidScene:
+                continue
+            break
+        mover = starter.value
+        after = _board_of(played.after, starter)
+        wrong = _board_of(slip, starter)
+        halves = [
+            g.right_hand_half("white", self.mirrored),
+            g.right_hand_half("black", self.mirrored),
+        ]
+        specs = tuple(
+            _settled_dice(
+                self.rng, [white, black], [board, wrong, after], halves, self.stack, self.seed
+            )
+        )
+        rolling = tuple(replace(spec, rolling=True) for spec in specs)
+        cup = self.cup_hand("white", halves[0])
+        yield self.recorder.shoot(board=board, dice=rolling, opening_roll=True, hand=cup)
+        self.event(
+            type="opening_roll",
+            white=white,
+            black=black,
+            starter=mover,
+            dice=list(dice),
+            announce=f"{mover} starts with {_dice_text(dice)}",
+            verdict="waiting",
+        )
+        when: dict[str, object] = {"dice": specs, "opening_roll": True}
+        yield from self.hold_still(board=board, **when)
+        yield from self.move(board, wrong, mover, **when)
+        self.event(
+            type="illegal",
+            colour=mover,
+            dice=list(dice),
+            play=slip_text,
+            rule=verdict.rule,
+            reason=verdict.reason,
+            closest=list(verdict.closest),
+            points=list(wrong.points),
+            announce=f"illegal: {verdict.reason}",
+            verdict="illegal",
+        )
+        yield from self.hold_still(board=wrong, **when)
+        yield from self.move(wrong, after, mover, **when)
+        self.event(
+            type="play",
+            colour=mover,
+            dice=list(dice),
+            play=str(played.play),
+            position_id=position_id.encode(played.after),
+            corrects=slip_text,
+            announce=f"{mover} plays {played.play}",
+            verdict="legal",
+        )
+        yield from self.hold_still(board=after, **when)
+        yield from self.finish_turn(played, after, specs, starter, opening_roll=True)
+        return starter
+
+    def rolled(
+        self,
+        mover: Colour,
+        values: list[int],
+        boards: list[Checkers],
+        reason: str,
+        cocked: int | None = None,
+        wrong: int | None = None,
+    ) -> Frames:
+        """A roll that does not count: settled, announced, picked up."""
+        board = boards[0]
+        specs = yield from self.roll(values, boards, mover.value, cocked=cocked, wrong=wrong)
+        side = g.right_hand_half(mover.value, self.mirrored)
+        self.event(
+            type="reroll",
+            colour=mover.value,
+            dice=values,
+            reason=reason,
+            die=(cocked if cocked is not None else wrong or 0) + 1,
+            announce=f"re-roll: {reason} ({mover} rolls both dice flat into the {side} half)",
+            verdict="reroll",
+        )
+        yield from self.hold_still(board=board, dice=specs, on_roll=mover.value)
+        yield from self.pick_up(board, specs, mover.value, on_roll=mover.value)
+
+    def good_roll(
+        self, mover: Colour, values: list[int], boards: list[Checkers]
+    ) -> Generator[GameFrame, None, tuple[DieSpec, ...]]:
+        specs = yield from self.roll(values, boards, mover.value)
+        self.event(
+            type="roll",
+            colour=mover.value,
+            dice=values,
+            announce=f"{mover} rolled {_dice_text(values)}",
+            verdict="waiting",
+        )
+        yield from self.hold_still(board=boards[0], dice=specs, on_roll=mover.value)
+        return specs
+
+    def play_event(self, mover: Colour, dice: list[int], played: LegalPlay, **extra: str) -> None:
+        self.event(
+            type="play",
+            colour=mover.value,
+            dice=dice,
+            play=str(played.play),
+            position_id=position_id.encode(played.after),
+            **extra,
+            announce=f"{mover} plays {played.play}",
+            verdict="legal",
+        )
+
+    def cocked_turn(self, position: Position, mover: Colour) -> Frames:
+        board = _board_of(position, mover)
+        values = self.roll_values()
+        cocked = int(self.rng.integers(0, 2))
+        yield from self.rolled(mover, values, [board], "cocked", cocked=cocked)
+        yield from self.plain_turn(position, mover)
+
+    def plain_turn(self, position: Position, mover: Colour) -> Frames:
+        board = _board_of(position, mover)
+        while True:
+            values = self.roll_values()
+            plays = self.plays(position, (values[0], values[1]))
+            if plays:
+                break
+        played = self.pick(plays)
+        after = _board_of(played.after, mover)
+        specs = yield from self.good_roll(mover, values, [board, after])
+        when: dict[str, object] = {"dice": specs, "on_roll": mover.value}
+        yield from self.move(board, after, mover.value, **when)
+        self.play_event(mover, values, played)
+        yield from self.hold_still(board=after, **when)
+        yield from self.finish_turn(played, after, specs, mover, on_roll=mover.value)
+
+    def takeback_turn(self, position: Position, mover: Colour) -> Frames:
+        board = _board_of(position, mover)
+        values = self.roll_values()
+        wrong = int(self.rng.integers(0, 2))
+        yield from self.rolled(mover, values, [board], "wrong side", wrong=wrong)
+        while True:
+            values = self.roll_values()
+            plays = self.plays(position, (values[0], values[1]))
+            if len(plays) >= 2:
+                break
+        # the player first makes a weaker play, then thinks better of it
+        second = self.pick(plays, best=1)
+        first = self.pick([p for p in plays if p is not second], best=6)
+        first_board = _board_of(first.after, mover)
+        after = _board_of(second.after, mover)
+        specs = yield from self.good_roll(mover, values, [board, first_board, after])
+        when: dict[str, object] = {"dice": specs, "on_roll": mover.value}
+        yield from self.move(board, first_board, mover.value, **when)
+        self.play_event(mover, values, first)
+        yield from self.hold_still(board=first_board, **when)
+        yield from self.move(first_board, board, mover.value, **when)
+        self.event(
+            type="takeback",
+            colour=mover.value,
+            play=str(first.play),
+            announce=f"takeback: {mover}'s {first.play} is taken back",
+            verdict="info",
+        )
+        yield from self.hold_still(board=board, **when)
+        yield from self.move(board, after, mover.value, **when)
+        self.play_event(mover, values, second, replaces=str(first.play))
+        yield from self.hold_still(board=after, **when)
+        yield from self.finish_turn(second, after, specs, mover, on_roll=mover.value)
+
+    def cube_turn(self, position: Position, doubler: Colour) -> Frames:
+        """The doubler turns the cube to 2 and offers it; the taker takes it or drops."""
+        board = _board_of(position, doubler)
+        taker = doubler.opponent
+        centred = place_cube(CubeSpec(), np.random.default_rng([self.seed, 5]))
+        hand = _hand_at(self.rng, (centred.x, centred.y), doubler.value)
+        self.event(
+            type="double",
+            colour=doubler.value,
+            cube=2,
+            control="double",
+            announce=f"{doubler} doubles to 2 ({taker}: take or drop)",
+            verdict="waiting",
+        )
+        yield self.recorder.shoot(board=board, hand=hand, on_roll=doubler.value)
+        if self.cube_action == "drop":
+            self.event(
+                type="drop",
+                colour=taker.value,
+                control="drop",
+                announce=f"{taker} drops: {doubler} wins 1 point",
+                verdict="game_over",
+            )
+            self.event(
+                type="game_end",
+                winner=doubler.value,
+                points=1,
+                result="drop",
+                announce=f"{doubler} wins 1 point",
+                verdict="game_over",
+            )
+            yield from self.hold_still(board=board, on_roll=doubler.value)
+            return
+        owned = CubeSpec(2, "white" if taker is Colour.WHITE else "black")
+        self.recorder.base = replace(self.recorder.base, cube=owned)
+        spot = place_cube(owned, np.random.default_rng([self.seed, 5]))
+        hand = _hand_at(self.rng, (spot.x, spot.y), taker.value)
+        self.event(
+            type="take",
+            colour=taker.value,
+            cube=2,
+            control="take",
+            announce=f"{taker} takes: the cube is at 2, {taker} owns it",
+            verdict="info",
+        )
+        yield self.recorder.shoot(board=board, hand=hand, on_roll=doubler.value)
+        yield from self.hold_still(board=board, on_roll=doubler.value)
+        yield from self.plain_turn(position, doubler)
+
+
+def _naturalness(play: LegalPlay) -> int:
+    """A rough score of the board a play leaves: points made and hits, less blots left."""
+    mover, opponent = play.after.mover, play.after.opponent
+    made = sum(1 for point in range(1, 25) if mover[point] >= 2)
+    blots = sum(1 for point in range(1, 25) if mover[point] == 1)
+    return 2 * made - 2 * blots + 3 * opponent[25]
