@@ -66,4 +66,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"companion {args.command}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (e.g. `companion legal ... | head`): not an error.
+        _silence_stdout()
+        return EXIT_OK
     return status
+
+
+def _silence_stdout() -> None:
+    """Points stdout at /dev/null so that the interpreter's final flush cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

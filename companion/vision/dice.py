@@ -1,0 +1,498 @@
+"""Finding the dice in a frame and reading each: value, flat or cocked, and where it rests.
+
+Conventions: positions are on the canonical plane in mm (:mod:`companion.geometry`); a die's
+top face lies ``DIE_SIZE`` above what it rests on, so faces are looked at through the camera
+model at that height (:class:`~companion.vision.plane.CameraModel`), where a flat die's top face
+is an exact 16 mm square.
+
+How dice are found, without knowing their colours: pips are small round spots, darker or
+lighter than what surrounds them, a few millimetres apart. Spots are picked out of the frame
+with a difference-of-Gaussians at the pips' size, grouped into die-sized clusters, and each
+cluster is read on a sharp patch of the plane (:mod:`~companion.vision.pips`). A cluster that
+does not read as a clear face is not a die.
+
+Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by
+a width the camera model predicts; a cocked die shows a side face's pips where a flat die shows
+none (or farther out), and its top face's pip grid is squashed. A die touching nothing cannot be
+cocked (it would fall flat); a die touching a checker, a wall or the other die is called flat
+only on clear evidence, otherwise its rest is unsure and the reading says so. Resting on a
+checker: checker colour all round the die at the checker's height.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.vision import pips
+from companion.vision.maps import FloatImage, PlaneMaps
+from companion.vision.plane import (
+    VIEW_BOTTOM,
+    VIEW_HEIGHT,
+    VIEW_LEFT,
+    VIEW_RIGHT,
+    VIEW_TOP,
+    CameraModel,
+    Image,
+    Matrix,
+)
+from companion.vision.reading import DieReading
+
+CHECKER_THICKNESS = 7.0
+"""Height of a checker's top above the surface it lies on (mm)."""
+PATCH_MM = 40.0
+PATCH_PX_PER_MM = 4.0
+PIP_STEP = 0.27 * g.DIE_SIZE
+MIN_FACE_CONFIDENCE = 0.18
+"""Below this separation a cluster of spots is not taken for a die at all."""
+SURE_FACE = 0.45
+"""Separation at which a face counts as read with full confidence."""
+SIDE_TOLERANCE = 1.5
+"""How far (mm) a side pip may lie beyond where a flat die's side could show one."""
+SQUARE_FACE = 0.87
+"""A top face whose pip grid is squashed below this ratio is tilted: the die is cocked."""
+SIDE_SHOWN = 0.85
+"""Side pips lie at most this share of a side's visible width beyond the top edge."""
+SIDE_PIP_LIKENESS = 0.5
+FLAT_PROOF = 1.0
+"""A touching die counts as surely flat only this far (mm) inside the flat/cocked line."""
+UNSURE_REST = 0.3
+"""Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
+SIDE_MARGIN = 1.5
+"""Within this many mm of the flat/cocked line a die's rest is called unsure."""
+"""A spot beside the face counts as a side pip when at least this share of the strongest."""
+MAX_CANDIDATES = 10
+SAME_PATCH = 6.0
+"""Spots this close (mm) to one read in vain are not read again: the patch would be the same."""
+SPOT_LEVEL = 20.0
+SPOT_CONTRAST = 14.0
+ROUNDNESS = 0.45
+"""Least ratio of a spot's two curvatures for it to be taken as a round pip."""
+"""Least colour contrast (L*a*b*) of a pip against its face."""
+"""Least Hessian response (grey levels squared) of a pip-sized spot."""
+MIN_CONSISTENCY = 0.3
+MIN_CONSISTENCY_FEW = 0.8
+"""Ones and twos are easy to see in any stray spot: their faces must be clearer."""
+DIE_FOREGROUND = 0.35
+"""A die's face must differ on average at least this much from the empty board."""
+OUTLINE_REACH = 8.0
+"""How far (mm) from a cluster of spots the die's outline is looked for."""
+"""A die's square outline must stand out this many times above its face's own texture."""
+
+
+@dataclass(frozen=True, slots=True)
+class FoundDie:
+    reading: DieReading
+    centre_mm: tuple[float, float]
+    """Centre of the die's footprint on the plane (mm)."""
+    top_height: float
+    view_mm: tuple[float, float]
+    """Where the face shows on the plane view (at the checkers' height) the readers use."""
+
+
+def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, int, int, int]:
+    corners = np.array(
+        [
+            [VIEW_LEFT, VIEW_TOP],
+            [VIEW_RIGHT, VIEW_TOP],
+            [VIEW_RIGHT, VIEW_BOTTOM],
+            [VIEW_LEFT, VIEW_BOTTOM],
+        ],
+        dtype=np.float64,
+    )
+    projected = cv2.perspectiveTransform(corners[None], plane_to_image)[0]
+    x0, y0 = np.floor(projected.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(projected.max(axis=0)).astype(int)
+    return max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+
+
+def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDArray[np.float64]:
+    """Pip-like spots as rows ``(x_mm, y_mm, strength)`` on the die-top plane."""
+    height, width = image.shape[:2]
+    plane_to_image: Matrix = np.linalg.inv(image_to_plane).astype(np.float64)
+    x0, y0, x1, y1 = _board_box(plane_to_image, width, height)
+    if x1 - x0 < 16 or y1 - y0 < 16:
+        return np.zeros((0, 3))
+    gray = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    centre = np.array([[[g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2]]])
+    a = cv2.perspectiveTransform(centre, plane_to_image)[0, 0]
+    b = cv2.perspectiveTransform(centre + np.array([[[10.0, 0.0]]]), plane_to_image)[0, 0]
+    px_per_mm = float(np.linalg.norm(b - a)) / 10.0
+    sigma = max(0.085 * g.DIE_SIZE * px_per_mm / math.sqrt(2), 0.7)
+    blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
+    dxx = cv2.Sobel(blurred, cv2.CV_32F, 2, 0, ksize=3)
+    dyy = cv2.Sobel(blurred, cv2.CV_32F, 0, 2, ksize=3)
+    dxy = cv2.Sobel(blurred, cv2.CV_32F, 1, 1, ksize=3)
+    # determinant of the Hessian: large for round spots of either polarity, ~0 along edges
+    blob = (dxx * dyy - dxy * dxy) * sigma**4
+    size = max(3, round(sigma * 3) | 1)
+    peaks = (blob == cv2.dilate(blob, np.ones((size, size), np.uint8))) & (blob > SPOT_LEVEL)
+    ys, xs = np.nonzero(peaks)
+    # pips are round: both curvatures alike (the gap where two checkers touch is not)
+    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
+    spread = np.sqrt((a - b) ** 2 + 4 * c * c)
+    small = np.abs((a + b) / 2) - spread / 2
+    large = np.abs((a + b) / 2) + spread / 2
+    round_enough = small >= ROUNDNESS * large
+    ys, xs = ys[round_enough], xs[round_enough]
+    if len(xs) == 0:
+        return np.zeros((0, 3))
+    dog = np.sqrt(np.maximum(blob, 0.0))
+    strength = dog[ys, xs]
+    if len(xs) > 400:
+        keep = np.argsort(-strength)[:400]
+        xs, ys, strength = xs[keep], ys[keep], strength[keep]
+    top = camera.image_to_plane_at(g.DIE_SIZE)
+    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
+    mm = cv2.perspectiveTransform(pts[None], top)[0]
+    return np.column_stack([mm, strength])
+
+
+def _clusters(spots: npt.NDArray[np.float64]) -> list[tuple[float, float]]:
+    """Die-sized groups of spots (centres in mm), strongest first."""
+    if len(spots) == 0:
+        return []
+    inside = (
+        (spots[:, 0] > VIEW_LEFT)
+        & (spots[:, 0] < VIEW_RIGHT)
+        & (spots[:, 1] > VIEW_TOP)
+        & (spots[:, 1] < VIEW_BOTTOM)
+    )
+    spots = spots[inside]
+    order = np.argsort(-spots[:, 2])
+    used = np.zeros(len(spots), bool)
+    centres: list[tuple[float, float, float]] = []
+    for index in order:
+        if used[index]:
+            continue
+        near = np.hypot(spots[:, 0] - spots[index, 0], spots[:, 1] - spots[index, 1]) < 7.5
+        group = near & ~used
+        used |= near
+        weight = spots[group, 2]
+        cx = float(np.average(spots[group, 0], weights=weight))
+        cy = float(np.average(spots[group, 1], weights=weight))
+        centres.append((cx, cy, float(weight.sum())))
+    centres.sort(key=lambda c: -c[2])
+    return [(x, y) for x, y, _ in centres[:MAX_CANDIDATES]]
+
+
+def _patch(image: Image, image_to_plane: Matrix, centre: tuple[float, float]) -> Image:
+    scale = PATCH_PX_PER_MM
+    px = int(PATCH_MM * scale)
+    to_patch = np.array(
+        [
+            [scale, 0.0, -(centre[0] - PATCH_MM / 2) * scale],
+            [0.0, scale, -(centre[1] - PATCH_MM / 2) * scale],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    patch: Image = cv2.warpPerspective(  # type: ignore[assignment]
+        image, to_patch @ image_to_plane, (px, px), flags=cv2.INTER_LINEAR
+    )
+    return patch
+
+
+def _read_candidate(
+    image: Image, camera: CameraModel, centre: tuple[float, float], surface: float
+) -> tuple[pips.FaceRead, tuple[float, float], npt.NDArray[np.float64]] | None:
+    """Reads the face near ``centre`` with the die resting on ``surface`` (mm up).
+
+    First the square outline of the top face is found (no outline, no die), then the pips
+    are read on the grid that outline fixes.
+    """
+    top = camera.image_to_plane_at(surface + g.DIE_SIZE)
+    patch = _patch(image, top, centre)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    middle = PATCH_MM * PATCH_PX_PER_MM / 2
+    step = PIP_STEP * PATCH_PX_PER_MM
+    contrast = pips.pip_contrast(lab, step)
+    reach = OUTLINE_REACH * PATCH_PX_PER_MM
+    every = pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
+    spots = pips.round_spots(every)
+    if len(spots) == 0:
+        return None
+    fit = pips.fit_grid(spots, step, (middle, middle), reach)
+    if fit is None or fit.cells not in pips.VALID_CELLS:
+        return None
+    value = len(fit.cells)
+    consistency = pips.face_consistency(lab, fit, step)
+    if consistency < (MIN_CONSISTENCY if len(fit.cells) > 2 else MIN_CONSISTENCY_FEW):
+        return None
+    turn = fit.angle
+    confidence = float(np.clip((fit.strength - 1.0) / 1.5, 0.0, 1.0))
+    face = pips.FaceRead(value, confidence, fit.centre, turn, step, fit.cells, fit.aspect)
+    fx = centre[0] + (face.centre[0] - middle) / PATCH_PX_PER_MM
+    fy = centre[1] + (face.centre[1] - middle) / PATCH_PX_PER_MM
+    return face, (fx, fy), every
+
+
+def _side_spots(
+    spots: npt.NDArray[np.float64], face: pips.FaceRead, scale: float
+) -> list[tuple[int, float]]:
+    """Pip-like spots just beyond the top face's edges: ``(side, mm beyond the edge)``.
+
+    Sides are numbered by their outward normals along the face's turned axes: 0 = +across,
+    1 = -across, 2 = +down, 3 = -down. Only spots level with the face (within its width)
+    count, and only those nearly as strong as its pips (a side face's pips).
+    """
+    if len(spots) == 0:
+        return []
+    c, s = math.cos(face.angle), math.sin(face.angle)
+    half = g.DIE_SIZE / 2
+    rel = (spots[:, :2] - np.array(face.centre)) / scale
+    u = rel[:, 0] * c + rel[:, 1] * s
+    v = -rel[:, 0] * s + rel[:, 1] * c
+    out = []
+    for x, y, strength in zip(u, v, spots[:, 2], strict=True):
+        if strength < SIDE_PIP_LIKENESS * float(spots[:, 2].max()):
+            continue
+        if abs(x) > half and abs(y) < half * 0.8:
+            out.append((0 if x > 0 else 1, abs(x) - half))
+        elif abs(y) > half and abs(x) < half * 0.8:
+            out.append((2 if y > 0 else 3, abs(y) - half))
+    return [(side, beyond) for side, beyond in out if beyond < g.DIE_SIZE * 0.9]
+
+
+def _predicted_sides(
+    camera: CameraModel, centre: tuple[float, float], face: pips.FaceRead, surface: float
+) -> list[float]:
+    """How far (mm) beyond each top edge a *flat* die's side shows to this camera.
+
+    Seen through the plane at the top face's height, a side's bottom edge appears moved
+    toward the point below the camera by ``DIE_SIZE / camera height`` of its distance from it;
+    only the sides facing the camera show. Order as in :func:`_side_spots`.
+    """
+    c, s = math.cos(face.angle), math.sin(face.angle)
+    nadir = camera.position[:2]
+    toward = np.array([nadir[0] - centre[0], nadir[1] - centre[1]])
+    height = max(camera.height - surface, 100.0)
+    widths = []
+    for normal in ((c, s), (-c, -s), (-s, c), (s, -c)):
+        widths.append(max(0.0, g.DIE_SIZE * float(np.dot(normal, toward)) / height))
+    return widths
+
+
+def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> bool:
+    """Whether checker colour surrounds the die all round (it rests on a checker)."""
+    scale = maps.scale
+    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    radius = 12.0
+    xs = np.round((centre[0] + radius * np.cos(angles) - VIEW_LEFT) * scale).astype(int)
+    ys = np.round((centre[1] + radius * np.sin(angles) - VIEW_TOP) * scale).astype(int)
+    h, w = maps.foreground.shape
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    if ok.sum() < 8:
+        return False
+    ring = maps.foreground[ys[ok], xs[ok]] * np.abs(maps.whiteness[ys[ok], xs[ok]])
+    return bool(np.mean(ring > 0.25) >= 0.6)
+
+
+def _touches_something(
+    maps: PlaneMaps | None, centre: tuple[float, float], others: list[FoundDie]
+) -> bool:
+    """Whether anything a die could lean on lies just beyond its footprint.
+
+    Checkers, a hand, the frame or the bar's walls (the edges of the playing area) and the
+    other die; judged on a ring just outside the die's corners.
+    """
+    x, y = centre
+    reach = g.DIE_SIZE * 0.71 + 3.0
+    if any(math.dist(centre, die.view_mm) < g.DIE_SIZE * 1.5 + 3.0 for die in others):
+        return True
+    near_wall = (
+        x < reach or x > g.PLAY_WIDTH - reach or y < reach or y > g.PLAY_HEIGHT - reach
+        or abs(x - g.BAR_LEFT) < reach or abs(x - g.BAR_RIGHT) < reach
+    )  # fmt: skip
+    if near_wall or maps is None:
+        return near_wall
+    angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
+    xs = np.round((x + reach * np.cos(angles) - VIEW_LEFT) * maps.scale).astype(int)
+    ys = np.round((y + reach * np.sin(angles) - VIEW_TOP) * maps.scale).astype(int)
+    h, w = maps.foreground.shape
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    return bool(np.any(maps.foreground[ys[ok], xs[ok]] > 0.5))
+
+
+def _stands_out(
+    maps: PlaneMaps, view_to: Matrix, top: Matrix, face: pips.FaceRead, face_mm: tuple[float, float]
+) -> bool:
+    """Whether the face lies on something that is not the empty board.
+
+    Spots that belong to the board (stitching, nails) were learned at calibration; a die was
+    not. (The gap where two touching checkers show the board between them is ruled out later,
+    by :func:`companion.vision.reader.could_rest_there`.)
+    """
+    h, w = maps.foreground.shape
+
+    def foreground(xy: tuple[float, float], half: float) -> float | None:
+        x, y = _to_plane(view_to, _to_image(top, xy))
+        x0, x1 = (
+            round((x - half - VIEW_LEFT) * maps.scale),
+            round((x + half - VIEW_LEFT) * maps.scale) + 1,
+        )
+        y0, y1 = (
+            round((y - half - VIEW_TOP) * maps.scale),
+            round((y + half - VIEW_TOP) * maps.scale) + 1,
+        )
+        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
+            return None  # off the view: nothing was learned there to compare with
+        return float(maps.foreground[max(y0, 0) : y1, max(x0, 0) : x1].mean())
+
+    body = foreground(face_mm, g.DIE_SIZE * 0.35)
+    return body is None or body >= DIE_FOREGROUND
+
+
+def _to_plane(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
+    point = image_to_plane @ np.array([xy[0], xy[1], 1.0])
+    return (float(point[0] / point[2]), float(point[1] / point[2]))
+
+
+def find_dice(
+    image: Image, image_to_plane: Matrix, maps: PlaneMaps | None = None
+) -> list[FoundDie]:
+    """Every die in the frame, read.
+
+    The strongest pip-like spot not yet explained is read as a pip of a die: a patch around
+    it is searched for a whole face. A face found explains all the spots on it; a spot that
+    is no die's pip explains only itself. At most :data:`MAX_CANDIDATES` reads are made.
+    """
+    height, width = image.shape[:2]
+    camera = CameraModel(image_to_plane, (width, height))
+    spots = _spots(image, camera, image_to_plane)
+    spot_plane = camera.image_to_plane_at(g.DIE_SIZE)
+    view_to = camera.image_to_plane_at(VIEW_HEIGHT)
+    inside = (
+        (spots[:, 0] > VIEW_LEFT)
+        & (spots[:, 0] < VIEW_RIGHT)
+        & (spots[:, 1] > VIEW_TOP)
+        & (spots[:, 1] < VIEW_BOTTOM)
+    )
+    spots = spots[inside]
+    spots = spots[np.argsort(-spots[:, 2])]
+    explained = np.zeros(len(spots), bool)
+    found: list[FoundDie] = []
+    for _ in range(MAX_CANDIDATES):
+        open_spots = np.nonzero(~explained)[0]
+        if len(open_spots) == 0:
+            break
+        index = int(open_spots[0])
+        explained[index] = True
+        centre = (float(spots[index, 0]), float(spots[index, 1]))
+        result = _read_candidate(image, camera, centre, 0.0)
+        if result is None:
+            # its neighbours would show the same patch: do not spend reads on them
+            explained |= np.hypot(spots[:, 0] - centre[0], spots[:, 1] - centre[1]) < SAME_PATCH
+            continue
+        face, face_mm, spots_px = result
+        # resting on a checker? judged round the face found; the face then lies higher
+        view_centre = _to_plane(view_to, _to_image(spot_plane, face_mm))
+        on_checker = maps is not None and _on_checker(maps, view_centre)
+        surface = CHECKER_THICKNESS if on_checker else 0.0
+        if on_checker:
+            raised = _read_candidate(image, camera, face_mm, surface)
+            if raised is not None:
+                face, face_mm, spots_px = raised
+        near_face = np.hypot(spots[:, 0] - face_mm[0], spots[:, 1] - face_mm[1]) < g.DIE_SIZE * 0.75
+        explained |= near_face
+        if any(math.dist(face_mm, die.centre_mm) < g.DIE_SIZE * 0.8 for die in found):
+            continue
+        top = camera.image_to_plane_at(surface + g.DIE_SIZE)
+        centre_px = _to_image(top, face_mm)
+        if maps is not None and not _stands_out(maps, view_to, top, face, face_mm):
+            continue
+        predicted = _predicted_sides(camera, face_mm, face, surface)
+        # how far past what a flat die could show: > 0 says cocked, < 0 flat, near 0 unsure
+        excess = max(
+            [(SQUARE_FACE - face.aspect) * 40.0]
+            + [
+                beyond - (predicted[side] * SIDE_SHOWN + SIDE_TOLERANCE)
+                for side, beyond in _side_spots(spots_px, face, PATCH_PX_PER_MM)
+            ]
+        )
+        flat = bool(excess <= 0.0)
+        sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
+        if not flat:
+            # calling a roll off is as wrong as letting a cocked die stand: be as sure
+            sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
+        elif not on_checker:
+            # a die can only be cocked against something: a free-standing die lies flat; one
+            # touching a checker, a wall or the other die must show it (a square face of four
+            # or more pips, no side beyond what a flat die shows) or its rest is unsure
+            footprint = _to_plane(
+                view_to, _to_image(camera.image_to_plane_at(g.DIE_SIZE / 2), face_mm)
+            )
+            if not _touches_something(maps, footprint, found):
+                sureness = 1.0
+            elif face.value < 4 or excess > -FLAT_PROOF:
+                sureness = min(sureness, UNSURE_REST)
+        reading = DieReading(
+            value=face.value,
+            flat=flat,
+            half=g.half_of(*face_mm),
+            center_px=centre_px,
+            confidence=min(face.confidence, sureness),
+            on_checker=on_checker,
+        )
+        found.append(
+            FoundDie(reading, face_mm, surface + g.DIE_SIZE, _to_plane(view_to, centre_px))
+        )
+    return found
+
+
+def _to_image(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
+    point = np.linalg.inv(image_to_plane) @ np.array([xy[0], xy[1], 1.0])
+    return (float(point[0] / point[2]), float(point[1] / point[2]))
+
+
+def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:
+    """1 where a die (with its shadow and sides) hides the board in the plane view."""
+    mask = np.zeros(maps.foreground.shape, np.float32)
+    for die in found:
+        x = round((die.view_mm[0] - VIEW_LEFT) * maps.scale)
+        y = round((die.view_mm[1] - VIEW_TOP) * maps.scale)
+        radius = round(g.DIE_SIZE * 0.95 * maps.scale)
+        cv2.circle(mask, (x, y), radius, 1.0, -1)
+    return mask
+
+
+def read_die_in_box(image: Image, box: tuple[float, float, float, float]) -> pips.FaceRead | None:
+    """Reads a die whose outline is known to lie in ``box`` (x0, y0, x1, y1 in pixels).
+
+    For photos of loose dice seen from above (no board): the box is scaled so the die is as
+    large as on the plane patches of :func:`find_dice`, then read the same way. None when no
+    die face shows.
+    """
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0)
+    if side <= 2:
+        return None
+    # the box holds the whole die turned any way: its face is about 0.8 of the box
+    scale = g.DIE_SIZE * 1.25 * PATCH_PX_PER_MM / side
+    px = int(PATCH_MM * PATCH_PX_PER_MM)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    to_patch = np.array(
+        [[scale, 0.0, px / 2 - scale * cx], [0.0, scale, px / 2 - scale * cy]], dtype=np.float64
+    )
+    patch = cv2.warpAffine(image, to_patch, (px, px), flags=cv2.INTER_LINEAR)
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    step = PIP_STEP * PATCH_PX_PER_MM
+    contrast = pips.pip_contrast(lab, step)
+    spots = pips.round_spots(
+        pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
+    )
+    if len(spots) == 0:
+        return None
+    for factor in (1.0, 0.85, 1.15):
+        fit = pips.fit_grid(spots, step * factor, (px / 2, px / 2), px * 0.25)
+        if fit is None or fit.cells not in pips.VALID_CELLS:
+            continue
+        if pips.face_consistency(lab, fit, step * factor) < MIN_CONSISTENCY:
+            continue
+        confidence = float(np.clip((fit.strength - 1.0) / 1.5, 0.0, 1.0))
+        return pips.FaceRead(len(fit.cells), confidence, fit.centre, fit.angle, step, fit.cells)
+    return None

@@ -1,0 +1,105 @@
+"""Per-pixel evidence on the warped board plane: what differs from the empty board, and how.
+
+Every later step (checkers, dice, hands) asks the same questions of each pixel of the plane
+view: does it differ from the empty board learned at calibration (``foreground``), does it look
+like a white or a black checker (``whiteness``), or like neither (``other``: a hand, a cup, a
+die)? Answering them once, with the colours learned for *this* board, keeps the readers free of
+any colour constants, so an unseen board works as long as it was calibrated.
+
+Conventions: images are ``float32`` arrays over the view of :mod:`companion.vision.plane` at
+``scale`` px/mm; L*a*b* values use OpenCV's 0-255 scaling.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.vision.profile import Colours, Lab
+
+FloatImage = npt.NDArray[np.float32]
+
+FOREGROUND_LOW = 14.0
+"""Colour difference (L*a*b* units) below which a pixel matches the empty board."""
+FOREGROUND_HIGH = 34.0
+"""Colour difference above which a pixel surely differs from the empty board."""
+LIGHTNESS_WEIGHT = 0.6
+UNLIKE_CHECKERS = 22.0
+"""Colour distance from both checker colours beyond which foreground is something else."""
+"""Lightness counts less than hue in colour differences: shadows and lamps change lightness."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlaneMaps:
+    """Evidence maps over the plane view (all the same size)."""
+
+    scale: float
+    lab: FloatImage
+    foreground: FloatImage
+    """0 = looks like the empty board, 1 = surely something on it."""
+    whiteness: FloatImage
+    """+1 looks like the white checkers, -1 like the black ones (meaningful on foreground)."""
+    other: FloatImage
+    """0..1: foreground unlike both checker colours (hands, cups, dice, sleeves)."""
+    edges: FloatImage
+    """Edge strength not present on the empty board (rims and seams of checkers)."""
+
+
+def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
+    lab: FloatImage = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab
+
+
+def colour_distance(lab: FloatImage, colour: Lab | FloatImage) -> FloatImage:
+    """Weighted L*a*b* distance of every pixel to one colour (or to a same-size image)."""
+    diff = lab - np.asarray(colour, dtype=np.float32)
+    diff[..., 0] *= LIGHTNESS_WEIGHT
+    distance: FloatImage = np.sqrt(np.einsum("...c,...c->...", diff, diff)).astype(np.float32)
+    return distance
+
+
+def edge_strength(lab: FloatImage) -> FloatImage:
+    lightness = lab[..., 0]
+    gx = cv2.Sobel(lightness, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
+    strength: FloatImage = np.asarray(cv2.magnitude(gx, gy), dtype=np.float32) / np.float32(8.0)
+    return strength
+
+
+def plane_maps(
+    view_lab: FloatImage,
+    reference_lab: FloatImage,
+    reference_edges: FloatImage,
+    colours: Colours,
+    scale: float,
+) -> PlaneMaps:
+    """The evidence maps of one frame against the empty board learned at calibration.
+
+    A pixel is foreground when it differs from the empty board by much, or when it is clearly
+    nearer to a checker colour than to the empty board there (a white checker on a cream point
+    differs from it by little, but still less from the white checkers).
+    """
+    smooth: FloatImage = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
+    difference = colour_distance(smooth, reference_lab)
+    to_white = colour_distance(smooth, colours.white)
+    to_black = colour_distance(smooth, colours.black)
+    nearest = np.minimum(to_white, to_black)
+    absolute = (difference - FOREGROUND_LOW) / (FOREGROUND_HIGH - FOREGROUND_LOW)
+    relative = (difference - nearest) / (np.maximum(difference + nearest, 1.0)) * 2.0 + 0.2
+    relative *= np.clip(difference / FOREGROUND_LOW, 0.0, 1.0)
+    foreground = np.clip(np.maximum(absolute, relative), 0.0, 1.0).astype(np.float32)
+    whiteness = ((to_black - to_white) / (to_black + to_white + 1e-3)).astype(np.float32)
+    other = foreground * np.clip((nearest - UNLIKE_CHECKERS) / UNLIKE_CHECKERS, 0.0, 1.0)
+    grown = np.asarray(cv2.dilate(reference_edges, np.ones((3, 3), np.uint8)), dtype=np.float32)
+    edges = np.clip(edge_strength(smooth) - grown, 0.0, None)
+    return PlaneMaps(
+        scale=scale,
+        lab=view_lab,
+        foreground=foreground,
+        whiteness=whiteness,
+        other=other.astype(np.float32),
+        edges=edges.astype(np.float32),
+    )

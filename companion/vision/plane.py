@@ -1,0 +1,207 @@
+"""From camera pixels to the canonical board plane of :mod:`companion.geometry`, and back.
+
+Conventions: the user (or the board finder) names the four outer corners of the playing area
+clockwise from the top-left *as the image shows them*; ``white_home`` names the image quadrant
+of white's home board. Those two facts fix the homography from the image to the plane, where
+white always sits at the bottom and its home board is bottom-right. ``bottom-left`` and
+``top-right`` are mirrored setups (home boards on white's left).
+
+The warped view covers the playing area, the trays to its right and a margin all round (dice
+may roll off the board), at ``scale`` pixels per millimetre: pixel ``(u, v)`` of the view is the
+plane point ``(u / scale + VIEW_LEFT, v / scale + VIEW_TOP)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal, cast
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+
+WhiteHome = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
+WHITE_HOMES: tuple[WhiteHome, ...] = ("bottom-right", "bottom-left", "top-right", "top-left")
+
+Image = npt.NDArray[np.uint8]
+Matrix = npt.NDArray[np.float64]
+Corners = tuple[tuple[float, float], ...]
+
+VIEW_MARGIN = 40.0
+VIEW_LEFT = -VIEW_MARGIN
+VIEW_TOP = -VIEW_MARGIN
+VIEW_RIGHT = g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH + VIEW_MARGIN
+VIEW_BOTTOM = g.PLAY_HEIGHT + VIEW_MARGIN
+
+_W, _H = g.PLAY_WIDTH, g.PLAY_HEIGHT
+_PLANE_CORNERS: dict[WhiteHome, tuple[tuple[float, float], ...]] = {
+    "bottom-right": ((0, 0), (_W, 0), (_W, _H), (0, _H)),
+    "top-left": ((_W, _H), (0, _H), (0, 0), (_W, 0)),
+    "bottom-left": ((_W, 0), (0, 0), (0, _H), (_W, _H)),
+    "top-right": ((0, _H), (_W, _H), (_W, 0), (0, 0)),
+}
+
+
+def is_mirrored(white_home: WhiteHome) -> bool:
+    """True when white's home board lies on white's left (``geometry.right_hand_half``)."""
+    return white_home in ("bottom-left", "top-right")
+
+
+def homography(corners_px: Corners, white_home: WhiteHome) -> Matrix:
+    """The homography taking image pixels to plane millimetres for these corners."""
+    source = np.array(corners_px, dtype=np.float64).reshape(4, 2)
+    target = np.array(_PLANE_CORNERS[white_home], dtype=np.float64)
+    matrix = cv2.getPerspectiveTransform(source.astype(np.float32), target.astype(np.float32))
+    return cast(Matrix, matrix.astype(np.float64))
+
+
+def view_size(scale: float) -> tuple[int, int]:
+    """``(width, height)`` in pixels of the warped view at ``scale`` px/mm."""
+    return (
+        round((VIEW_RIGHT - VIEW_LEFT) * scale),
+        round((VIEW_BOTTOM - VIEW_TOP) * scale),
+    )
+
+
+def view_matrix(image_to_plane: Matrix, scale: float) -> Matrix:
+    """The homography from image pixels to pixels of the warped view."""
+    to_view = np.array(
+        [[scale, 0.0, -VIEW_LEFT * scale], [0.0, scale, -VIEW_TOP * scale], [0.0, 0.0, 1.0]]
+    )
+    return cast(Matrix, to_view @ image_to_plane)
+
+
+VIEW_HEIGHT = 7.0
+"""The plane view shows the tops of checkers lying on the board (a checker is 7 mm thick), so
+that a checker's rim is where the board geometry puts it whatever the camera's tilt."""
+
+
+def view_homography(image_to_plane: Matrix, image_size: tuple[int, int]) -> Matrix:
+    """The homography the plane view is warped with: the board plane at :data:`VIEW_HEIGHT`."""
+    return CameraModel(image_to_plane, image_size).image_to_plane_at(VIEW_HEIGHT)
+
+
+def warp(image: Image, image_to_plane: Matrix, scale: float) -> Image:
+    """The frame seen from straight above, white at the bottom, at ``scale`` px/mm."""
+    return cast(
+        Image,
+        cv2.warpPerspective(
+            image,
+            view_matrix(image_to_plane, scale),
+            view_size(scale),
+            flags=cv2.INTER_AREA if scale < 1.5 else cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=(0, 0, 0),
+        ),
+    )
+
+
+def warp_patch(
+    image: Image, image_to_plane: Matrix, centre_mm: tuple[float, float], size_mm: float, px: int
+) -> Image:
+    """A square of the plane ``size_mm`` across around ``centre_mm``, ``px`` pixels wide."""
+    scale = px / size_mm
+    to_patch = np.array(
+        [
+            [scale, 0.0, -(centre_mm[0] - size_mm / 2) * scale],
+            [0.0, scale, -(centre_mm[1] - size_mm / 2) * scale],
+            [0.0, 0.0, 1.0],
+        ]
+    )
+    return cast(
+        Image,
+        cv2.warpPerspective(image, to_patch @ image_to_plane, (px, px), flags=cv2.INTER_LINEAR),
+    )
+
+
+def to_plane(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
+    point = image_to_plane @ np.array([xy[0], xy[1], 1.0])
+    return (float(point[0] / point[2]), float(point[1] / point[2]))
+
+
+def to_image(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
+    point = np.linalg.inv(image_to_plane) @ np.array([xy[0], xy[1], 1.0])
+    return (float(point[0] / point[2]), float(point[1] / point[2]))
+
+
+def plane_corners_px(image_to_plane: Matrix) -> Corners:
+    """The playing area's corners in the image, clockwise from the plane's top-left."""
+    return tuple(to_image(image_to_plane, xy) for xy in ((0, 0), (_W, 0), (_W, _H), (0, _H)))
+
+
+def image_corners_px(image_to_plane: Matrix) -> Corners:
+    """The playing area's corners clockwise from the top-left as the image shows them."""
+    corners = np.array(plane_corners_px(image_to_plane))
+    return order_clockwise(corners)
+
+
+def order_clockwise(points: npt.ArrayLike) -> Corners:
+    """Four points ordered clockwise (on screen) starting from the one nearest the top-left."""
+    pts = np.asarray(points, dtype=np.float64).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    ordered = pts[np.argsort(angles)]  # clockwise on screen (y grows down)
+    start = int(np.argmin(ordered[:, 0] + ordered[:, 1]))
+    ordered = np.roll(ordered, -start, axis=0)
+    return tuple((float(x), float(y)) for x, y in ordered)
+
+
+class CameraModel:
+    """The camera recovered from the board's homography: lets the readers look at heights.
+
+    Objects stand above the playing surface (a checker's top 7 mm up, a die's top 16 mm, a
+    borne-off checker's top 36 mm); under the plane's homography they appear shifted away from
+    the camera. Assuming square pixels and the principal point at the image centre, the focal
+    length follows from the homography when the camera is tilted; for a camera nearly straight
+    overhead it cannot, and a typical webcam's (``width`` pixels) is used.
+    """
+
+    def __init__(self, image_to_plane: Matrix, image_size: tuple[int, int]) -> None:
+        width, height = image_size
+        plane_to_image = np.linalg.inv(image_to_plane)
+        h = plane_to_image / plane_to_image[2, 2]
+        cx, cy = width / 2, height / 2
+        u = h[0] - cx * h[2]
+        v = h[1] - cy * h[2]
+        z = h[2]
+        estimates = []
+        denominator = z[0] * z[1]
+        if abs(denominator) > 1e-12:
+            f2 = -(u[0] * u[1] + v[0] * v[1]) / denominator
+            if f2 > 0:
+                estimates.append(f2)
+        denominator = z[1] ** 2 - z[0] ** 2
+        if abs(denominator) > 1e-12:
+            f2 = (u[0] ** 2 + v[0] ** 2 - u[1] ** 2 - v[1] ** 2) / denominator
+            if f2 > 0:
+                estimates.append(f2)
+        focal = float(width)
+        if estimates:
+            guess = math.sqrt(float(np.median(estimates)))
+            if 0.3 * width < guess < 5.0 * width:
+                focal = guess
+        self.focal = focal
+        k = np.array([[focal, 0.0, cx], [0.0, focal, cy], [0.0, 0.0, 1.0]])
+        m = np.linalg.inv(k) @ h
+        scale = 2.0 / (np.linalg.norm(m[:, 0]) + np.linalg.norm(m[:, 1]))
+        if m[2, 2] * scale < 0:
+            scale = -scale
+        r1, r2, t = m[:, 0] * scale, m[:, 1] * scale, m[:, 2] * scale
+        r3 = np.cross(r1, r2)
+        self._k = k
+        self._r1, self._r2, self._r3, self._t = r1, r2, r3, t
+        rotation = np.column_stack([r1, r2, r3])
+        self.position = -rotation.T @ t
+        """Camera centre in plane millimetres; its height above the board is ``-position[2]``."""
+
+    @property
+    def height(self) -> float:
+        return float(abs(self.position[2]))
+
+    def image_to_plane_at(self, height_mm: float) -> Matrix:
+        """Homography from image pixels to plane (x, y) for points ``height_mm`` above it."""
+        up = -self._r3 if self.position[2] < 0 else self._r3
+        plane_to_image = self._k @ np.column_stack([self._r1, self._r2, self._t + height_mm * up])
+        return cast(Matrix, np.linalg.inv(plane_to_image))

@@ -1,0 +1,343 @@
+"""Reading one frame: an image array and a profile in, a :class:`Reading` out.
+
+The steps, each in its own module: warp the frame onto the board plane
+(:mod:`~companion.vision.plane`), compare it with the empty board learned at calibration
+(:mod:`~companion.vision.maps`), find anything that is neither board nor checker (hands,
+:func:`find_occluders`), find and read the dice (:mod:`~companion.vision.dice`), count the
+checkers (:mod:`~companion.vision.checkers`), then check the whole (fifteen checkers a side).
+Any region below :data:`CONFIDENCE_THRESHOLD` makes the reading unreadable, naming the region.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from companion import geometry as g
+from companion.errors import CompanionError
+from companion.vision import checkers, dice
+from companion.vision.maps import FloatImage, PlaneMaps, edge_strength, plane_maps, to_lab
+from companion.vision.plane import (
+    VIEW_LEFT,
+    VIEW_TOP,
+    CameraModel,
+    Image,
+    Matrix,
+    to_image,
+    to_plane,
+    view_homography,
+    warp,
+)
+from companion.vision.profile import VIEW_SCALE, Profile, ProfileError
+from companion.vision.reading import Colour, Counts, DieReading, Reading, judge_dice
+from companion.vision.reference import decode_reference
+
+CONFIDENCE_THRESHOLD = 0.5
+"""Regions read with less confidence than this make the whole reading unreadable."""
+HAND_AREA_MM2 = 700.0
+"""A blob unlike board, checkers and dice at least this large is a hand, arm or cup."""
+
+
+class UnreadableImage(CompanionError, ValueError):
+    """An image array that is not a colour frame."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadSettings:
+    """Choices a user may change; the defaults follow the traditional rules."""
+
+    die_on_checker_is_cocked: bool = True
+    """False follows the 2016 US Backgammon allowance: a die level on a checker stands."""
+    threshold: float = CONFIDENCE_THRESHOLD
+
+
+@lru_cache(maxsize=4)
+def _reference(text: str) -> tuple[FloatImage, FloatImage]:
+    """The profile's empty board (decoded once per profile) and its own edges."""
+    try:
+        lab = decode_reference(text, VIEW_SCALE)
+    except ValueError as error:
+        raise ProfileError(f"profile: {error}; calibrate again") from error
+    return lab, edge_strength(np.asarray(cv2.blur(lab, (3, 3)), dtype=np.float32))
+
+
+def _region_name(x: float, y: float) -> str:
+    """The players' name for the place at plane ``(x, y)`` (for naming hidden regions)."""
+    if x > g.PLAY_WIDTH:
+        return "the trays"
+    if g.BAR_LEFT <= x <= g.BAR_RIGHT:
+        return "the bar"
+    for number in range(1, 25):
+        x0, y0, x1, y1 = g.point_shape(number).region()
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            return f"point {number}"
+    return "the board"
+
+
+def find_occluders(maps: PlaneMaps) -> list[str]:
+    """Names of the regions covered by something large that is neither board nor checker."""
+    mask = (maps.other > 0.5).astype(np.uint8)
+    mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
+    names = []
+    area_px = HAND_AREA_MM2 * maps.scale**2
+    for index in range(1, count):
+        if stats[index, cv2.CC_STAT_AREA] < area_px:
+            continue
+        ys, xs = np.nonzero(labels == index)
+        step = max(1, len(xs) // 200)
+        places = {
+            _region_name(x / maps.scale + VIEW_LEFT, y / maps.scale + VIEW_TOP)
+            for x, y in zip(xs[::step], ys[::step], strict=True)
+        }
+        names.extend(sorted(places))
+    return sorted(set(names))
+
+
+def unexplained(
+    maps: PlaneMaps,
+    regions: list[checkers.RegionReading],
+    bar: Counts,
+    off: Counts,
+    found_dice: list[dice.FoundDie],
+) -> list[str]:
+    """Regions where something large differs from the empty board and is no checker or die.
+
+    The checkers read and the dice found are drawn where they must lie; what else differs
+    from the empty board (a hand the colour of the checkers, a sleeve, a cup) is left over.
+    """
+    scale = maps.scale
+    drawn = np.zeros(maps.foreground.shape, np.uint8)
+
+    def disc(x: float, y: float, radius: float) -> None:
+        centre = (round((x - VIEW_LEFT) * scale), round((y - VIEW_TOP) * scale))
+        cv2.circle(drawn, centre, round(radius * scale), 1, -1)
+
+    for number, region in enumerate(regions, start=1):
+        for x, y, _ in g.stack_centres(number, abs(region.count)):
+            disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
+    for colour, count in (("white", bar.white), ("black", bar.black)):
+        for x, y, _ in g.bar_centres(colour, count):  # type: ignore[arg-type]
+            disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
+    for colour in ("white", "black"):
+        x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
+        cv2.rectangle(
+            drawn,
+            (round((x0 - VIEW_LEFT) * scale), round((y0 - VIEW_TOP) * scale)),
+            (round((x1 - VIEW_LEFT) * scale), round((y1 - VIEW_TOP) * scale)),
+            1,
+            -1,
+        )
+    for die in found_dice:
+        disc(die.view_mm[0], die.view_mm[1], g.DIE_SIZE * 1.1)
+    del off
+    left = ((maps.foreground > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
+    # only what lies on the playing area counts (the table round the board is not learned)
+    inside = np.zeros_like(left)
+    cv2.rectangle(
+        inside,
+        (round(-VIEW_LEFT * scale), round(-VIEW_TOP * scale)),
+        (round((g.PLAY_WIDTH - VIEW_LEFT) * scale), round((g.PLAY_HEIGHT - VIEW_TOP) * scale)),
+        1,
+        -1,
+    )
+    left &= inside
+    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(left)
+    names: set[str] = set()
+    for index in range(1, count):
+        if stats[index, cv2.CC_STAT_AREA] < HAND_AREA_MM2 * scale**2:
+            continue
+        ys, xs = np.nonzero(labels == index)
+        step = max(1, len(xs) // 100)
+        names.update(
+            _region_name(x / scale + VIEW_LEFT, y / scale + VIEW_TOP)
+            for x, y in zip(xs[::step], ys[::step], strict=True)
+        )
+    return sorted(names)
+
+
+def _signed_tray(tray: checkers.RegionReading, sign: int) -> checkers.RegionReading:
+    """A tray as a signed region for :func:`resolve_by_fifteen`, a checker either way possible."""
+    near = [n for n in (tray.count - 1, tray.count + 1, tray.count + 2) if 0 <= n <= 15]
+    return replace(tray, count=sign * tray.count, alternatives=tuple(sign * n for n in near))
+
+
+def tray_smear(image_to_plane: Matrix, size: tuple[int, int]) -> dict[str, float]:
+    """How far (mm, toward each tray's open end) a borne-off checker's top appears from its
+    foot, seen through the plane at the surface (:func:`checkers.read_tray`)."""
+    camera = CameraModel(image_to_plane, size)
+    low = camera.image_to_plane_at(0.0)
+    high = camera.image_to_plane_at(g.CHECKER_DIAMETER)
+    smear = {}
+    for colour in ("white", "black"):
+        x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        seen = to_plane(low, to_image(high, centre))
+        # white's tray fills upward from the bottom, black's downward from the top
+        shift = seen[1] - centre[1]
+        smear[colour] = -shift if colour == "white" else shift
+    return smear
+
+
+def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
+    """Whether a die could lie where it was seen, given the stacks read around it.
+
+    A die rests on the board clear of the checkers, or on top of one checker near its middle;
+    it cannot lie flat across the place where two checkers of a stack touch, which is exactly
+    where a pip-like gap shows between them.
+    """
+    x, y = die.view_mm
+    for number, region in enumerate(regions, start=1):
+        if region.count == 0:
+            continue
+        for cx, cy, _ in g.stack_centres(number, abs(region.count)):
+            distance = math.hypot(x - cx, y - cy)
+            if g.DIE_SIZE * 0.6 < distance < g.CHECKER_DIAMETER / 2 + 4.0:
+                return False
+    return True
+
+
+LEFT_OVER = 0.35
+"""Foreground (0-1) that, left over by the checkers and dice read, counts as something else."""
+MAX_COMBINATIONS = 729
+"""At most this many ways of reading the unsure points are tried against the total of 15."""
+
+
+def resolve_by_fifteen(
+    regions: list[checkers.RegionReading], bar: Counts, threshold: float
+) -> list[checkers.RegionReading]:
+    """Settles unsure places by the total of fifteen checkers a side, when only one way can.
+
+    ``regions`` are signed counts (+ white, - black): the points, then the trays. Each unsure
+    one offers its best count and its close alternatives; if exactly one choice over all of
+    them gives both colours fifteen checkers (with the bar), the choice stands, at the
+    threshold's confidence. A covered place is never settled.
+    """
+    unsure = [i for i, r in enumerate(regions) if r.confidence < threshold]
+    if not unsure or any(regions[i].covered for i in unsure):
+        return regions
+    options = [(regions[i].count, *regions[i].alternatives) for i in unsure]
+    if math.prod(len(o) for o in options) > MAX_COMBINATIONS:
+        return regions
+    sure = [r.count for i, r in enumerate(regions) if i not in unsure]
+    white = sum(c for c in sure if c > 0) + bar.white
+    black = -sum(c for c in sure if c < 0) + bar.black
+    fits = [
+        choice
+        for choice in itertools.product(*options)
+        if white + sum(c for c in choice if c > 0) == 15
+        and black - sum(c for c in choice if c < 0) == 15
+    ]
+    if len(fits) != 1:
+        return regions
+    settled = list(regions)
+    for index, count in zip(unsure, fits[0], strict=True):
+        settled[index] = checkers.RegionReading(count, threshold)
+    return settled
+
+
+def read_frame(
+    image: Image,
+    profile: Profile,
+    on_roll: Colour | None = None,
+    settings: ReadSettings = ReadSettings(),
+) -> Reading:
+    """The Reading of one frame; pure (no I/O). Raises :class:`UnreadableImage` for bad arrays
+    and :class:`~companion.vision.profile.ProfileError` for a frame from another camera."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3:
+        raise UnreadableImage("the frame must be a colour image (height x width x 3)")
+    if image.dtype != np.uint8:
+        raise UnreadableImage(f"the frame must hold 8-bit pixels, not {image.dtype}")
+    profile.check_frame(image.shape[1], image.shape[0])
+    image_to_plane = profile.image_to_plane
+    size = (image.shape[1], image.shape[0])
+    view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
+    reference_lab, reference_edges = _reference(profile.reference)
+    maps = plane_maps(view_lab, reference_lab, reference_edges, profile.colours, VIEW_SCALE)
+
+    hidden = find_occluders(maps)
+    found_dice = dice.find_dice(image, image_to_plane, maps)
+    dice_mask = dice.dice_mask(found_dice, maps)
+
+    regions = checkers.read_points(maps, dice_mask)
+    kept = [die for die in found_dice if could_rest_there(die, regions)]
+    if len(kept) != len(found_dice):
+        # what looked like a die was the gap where two checkers touch: read those points again
+        found_dice = kept
+        dice_mask = dice.dice_mask(found_dice, maps)
+        regions = checkers.read_points(maps, dice_mask)
+    bar_white, bar_black = checkers.read_bar(maps)
+    smear = tray_smear(image_to_plane, size)
+    off_white = checkers.read_tray(maps, "white", smear["white"])
+    off_black = checkers.read_tray(maps, "black", smear["black"])
+    bar = Counts(bar_white.count, bar_black.count)
+    if min(bar_white.confidence, bar_black.confidence) >= settings.threshold:
+        trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
+        settled = resolve_by_fifteen(regions + trays, bar, settings.threshold)
+        regions = settled[:24]
+        off_white = replace(settled[24], count=abs(settled[24].count))
+        off_black = replace(settled[25], count=abs(settled[25].count))
+    off = Counts(off_white.count, off_black.count)
+    for name in unexplained(maps, regions, bar, off, found_dice):
+        if name not in hidden:
+            hidden.append(name)
+    confidence: dict[str, float] = {}
+    unsure: list[str] = list(hidden)
+    points = [region.count for region in regions]
+    for number, region in enumerate(regions, start=1):
+        confidence[f"point {number}"] = region.confidence
+        if region.confidence < settings.threshold and f"point {number}" not in unsure:
+            unsure.append(f"point {number}")
+    confidence["bar"] = min(bar_white.confidence, bar_black.confidence)
+    confidence["off"] = min(off_white.confidence, off_black.confidence)
+    for name in ("bar", "off"):
+        if confidence[name] < settings.threshold:
+            unsure.append("the bar" if name == "bar" else "the trays")
+
+    die_readings = tuple(die.reading for die in found_dice)
+    confidence["dice"] = min((die.confidence for die in die_readings), default=1.0)
+    if confidence["dice"] < settings.threshold:
+        unsure.append("the dice")
+    elif len(die_readings) > 2:
+        unsure.append(f"the dice ({len(die_readings)} dice-like things seen)")
+    elif len(die_readings) == 1:
+        # a die can roll off the table, but one die missed would make a wrong verdict
+        unsure.append("the dice (only one die seen)")
+    totals = {
+        "white": sum(p for p in points if p > 0) + bar.white + off.white,
+        "black": -sum(p for p in points if p < 0) + bar.black + off.black,
+    }
+    for colour, total in totals.items():
+        if total > 15 or (total != 15 and not unsure):
+            unsure.append(f"{colour} checkers ({total} seen, not 15)")
+    dice_valid: bool | None = None
+    reason: str | None = None
+    if on_roll is not None and die_readings:
+        right = g.right_hand_half(on_roll, profile.mirrored)
+        judged = (
+            die_readings
+            if settings.die_on_checker_is_cocked
+            else tuple(_level_on_checker(d) for d in die_readings)
+        )
+        dice_valid, reason = judge_dice(judged, on_roll, right)
+    return Reading(
+        readable=not unsure,
+        points=tuple(points),
+        bar=bar,
+        off=off,
+        dice=die_readings,
+        dice_valid=dice_valid,
+        dice_reason=reason,
+        unreadable=tuple(unsure),
+        confidence=confidence,
+    )
+
+
+def _level_on_checker(die: DieReading) -> DieReading:
+    return replace(die, on_checker=False) if die.flat else die

@@ -1,0 +1,254 @@
+"""The empty board as this camera sees it, learned from one calibration frame.
+
+Conventions: every patch here is one point's strip on the plane view, turned so that the base
+of the point is row 0 and the board's centre line the last row; ``row`` is ``"top"`` for points
+13-24 and ``"bottom"`` for 1-12 of the *view* (the orientation may still be unknown, so nothing
+here depends on which player sits where).
+
+Points of the same row and colour look alike on a real board, so a point hidden under checkers
+at calibration borrows its empty look from an empty sibling; what lies on the empty points
+(dice, a cup) is painted out with the board's own colours.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.vision.maps import FloatImage, colour_distance
+from companion.vision.plane import VIEW_LEFT, VIEW_TOP, view_size
+from companion.vision.profile import Lab
+
+Image = npt.NDArray[np.uint8]
+
+STRAY_DISTANCE = 24.0
+"""How far (weighted L*a*b*) a spot on the open field must differ from it to be painted out."""
+
+
+def strip_slices(number: int, scale: float) -> tuple[slice, slice, bool]:
+    """Rows, columns and whether the strip is upside down, of point ``number`` in the view."""
+    shape = g.point_shape(number)
+    x0 = round((shape.base_x - g.POINT_WIDTH / 2 - VIEW_LEFT) * scale)
+    x1 = x0 + round(g.POINT_WIDTH * scale)
+    half = round(g.PLAY_HEIGHT / 2 * scale)
+    if shape.direction > 0:
+        y0 = round((0.0 - VIEW_TOP) * scale)
+        return slice(y0, y0 + half), slice(x0, x1), False
+    y1 = round((g.PLAY_HEIGHT - VIEW_TOP) * scale)
+    return slice(y1 - half, y1), slice(x0, x1), True
+
+
+def point_strip(view: FloatImage, number: int, scale: float) -> FloatImage:
+    rows, cols, flipped = strip_slices(number, scale)
+    strip = view[rows, cols]
+    return strip[::-1] if flipped else strip
+
+
+def put_strip(view: FloatImage, number: int, scale: float, strip: FloatImage) -> None:
+    rows, cols, flipped = strip_slices(number, scale)
+    view[rows, cols] = strip[::-1] if flipped else strip
+
+
+def _median_colour(pixels: FloatImage) -> Lab:
+    flat = pixels.reshape(-1, 3)
+    m = np.median(flat, axis=0)
+    return (float(m[0]), float(m[1]), float(m[2]))
+
+
+def _sample(strip: FloatImage, t0: float, t1: float, half_width: float, scale: float) -> FloatImage:
+    centre = strip.shape[1] / 2
+    c0, c1 = round(centre - half_width * scale), round(centre + half_width * scale)
+    return strip[int(t0 * scale) : int(t1 * scale), max(c0, 0) : max(c1, c0 + 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class BoardSurvey:
+    """What the calibration frame shows before the orientation is known."""
+
+    occupied: frozenset[int]
+    """Point numbers (of the provisional view) holding checkers."""
+    checker_colours: dict[int, Lab]
+    """The colour seen at the base of every point (a checker's on occupied points)."""
+    rim_scores: dict[int, float]
+    """:func:`rim_score` of every point."""
+    point_colours: dict[int, Lab]
+    """The empty colour of each point's triangle (from its row and colour class)."""
+    field: Lab
+
+
+ROWS = {"top": tuple(range(13, 25)), "bottom": tuple(range(1, 13))}
+
+
+def rim_score(strip: FloatImage, scale: float) -> float:
+    """How strongly a checker's rim shows where the first checker of a stack would lie.
+
+    The median colour-edge strength along circles the size of a checker at the base of the point:
+    a checker's rim makes an edge all round, while an empty point, glare or a shadow crosses
+    such a circle at a few places at most.
+    """
+    colour = np.ascontiguousarray(strip)
+    gx = cv2.Sobel(colour, cv2.CV_32F, 1, 0)
+    gy = cv2.Sobel(colour, cv2.CV_32F, 0, 1)
+    magnitude = np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0
+    # the far side of the first checker's rim: inside the triangle whatever its colours, where
+    # an empty point is plain (the sides of the rim run along the triangle's own edges)
+    angles = np.radians(np.linspace(40, 140, 21))
+    centre_x = strip.shape[1] / 2
+    centre_y = g.CHECKER_DIAMETER / 2 * scale
+    rings = []
+    for radius in (11.0, 12.5, 15.5, 17.0, 18.5, 20.0):
+        xs = np.round(centre_x + radius * scale * np.cos(angles)).astype(int)
+        ys = np.round(centre_y + radius * scale * np.sin(angles)).astype(int)
+        xs = np.clip(xs, 0, strip.shape[1] - 1)
+        ys = np.clip(ys, 0, strip.shape[0] - 1)
+        rings.append(magnitude[ys, xs])
+    return float(np.median(np.max(np.array(rings), axis=0)))
+
+
+def split_occupied(
+    scores: dict[int, float], expected: int | None = None, least_gap: float = 1.4
+) -> set[int]:
+    """The points holding checkers, from their rim scores.
+
+    With ``expected`` (8 for the opening) the top ``expected`` points, if they stand clearly
+    above the rest; otherwise the points above the widest (ratio) gap. Empty when no clear gap.
+    """
+    ordered = sorted(scores.items(), key=lambda item: item[1])
+    values = np.array([max(v, 0.5) for _, v in ordered])
+    ratios = values[1:] / values[:-1]
+    index = len(ordered) - expected - 1 if expected else int(np.argmax(ratios))
+    if ratios[index] < (least_gap if expected is None else 1.1):
+        return set()
+    return {n for n, _ in ordered[index + 1 :]}
+
+
+def survey(
+    view_lab: FloatImage, scale: float, occupied: frozenset[int] | None = None
+) -> BoardSurvey:
+    """Which points hold checkers, the checkers' colours, and the empty board's colours.
+
+    A point holds checkers when a checker's rim shows at its base clearly more than on the
+    other points (:func:`rim_score`, split at the widest gap), whatever the colours.
+    """
+    strips = {n: point_strip(view_lab, n, scale) for n in range(1, 25)}
+    tips = {n: _median_colour(_sample(strips[n], 145.0, 168.0, 2.5, scale)) for n in strips}
+    bases = {n: _median_colour(_sample(strips[n], 8.0, 28.0, 7.0, scale)) for n in strips}
+    scores = {n: rim_score(strips[n], scale) for n in strips}
+    if occupied is None:
+        occupied = frozenset(split_occupied(scores))
+    point_colours: dict[int, Lab] = {}
+    for numbers in ROWS.values():
+        for parity in (0, 1):
+            members = [n for n in numbers if n % 2 == parity]
+            empty = [n for n in members if n not in occupied] or members
+            colour = np.median(np.array([tips[n] for n in empty]), axis=0)
+            for n in members:
+                point_colours[n] = (float(colour[0]), float(colour[1]), float(colour[2]))
+    centre = round((g.PLAY_HEIGHT / 2 - VIEW_TOP) * scale)
+    band = round(15 * scale)
+    x_left = (
+        round((10.0 - VIEW_LEFT) * scale),
+        round((g.BAR_LEFT - 10.0 - VIEW_LEFT) * scale),
+    )
+    x_right = (
+        round((g.BAR_RIGHT + 10.0 - VIEW_LEFT) * scale),
+        round((g.PLAY_WIDTH - 10.0 - VIEW_LEFT) * scale),
+    )
+    field_pixels = np.concatenate(
+        [
+            view_lab[centre - band : centre + band, x_left[0] : x_left[1]].reshape(-1, 3),
+            view_lab[centre - band : centre + band, x_right[0] : x_right[1]].reshape(-1, 3),
+        ]
+    )
+    field = _median_colour(field_pixels)
+    return BoardSurvey(occupied, bases, scores, point_colours, field)
+
+
+def empty_board(
+    view_lab: FloatImage, occupied: frozenset[int], point_colours: dict[int, Lab], scale: float
+) -> FloatImage:
+    """The view with every occupied point replaced by the look of an empty sibling point.
+
+    A sibling is a point of the same row and colour; the nearest empty one lends its strip.
+    Without any empty sibling the triangle is painted in its learned colour on the field.
+    """
+    reference = view_lab.copy()
+    for n in sorted(occupied):
+        row = ROWS["top"] if n >= 13 else ROWS["bottom"]
+        siblings = [m for m in row if m % 2 == n % 2 and m not in occupied]
+        if siblings:
+            donor = min(siblings, key=lambda m: abs(m - n))
+            put_strip(reference, n, scale, point_strip(view_lab, donor, scale).copy())
+        else:
+            strip = point_strip(reference, n, scale).copy()
+            _paint_triangle(strip, point_colours[n], scale)
+            put_strip(reference, n, scale, strip)
+    return reference
+
+
+def _paint_triangle(strip: FloatImage, colour: Lab, scale: float) -> None:
+    height, width = strip.shape[:2]
+    t = (np.arange(height) + 0.5) / scale
+    half = np.clip(g.POINT_WIDTH / 2 * (1 - t / g.POINT_LENGTH), 0, None)
+    x = (np.arange(width) + 0.5) / scale - g.POINT_WIDTH / 2
+    inside = np.abs(x)[None, :] < half[:, None]
+    strip[inside] = np.asarray(colour, dtype=np.float32)
+
+
+def paint_out_small_things(reference: FloatImage, field: Lab, scale: float) -> FloatImage:
+    """Paints out die-sized blobs lying on the field (dice left on the board at calibration)."""
+    bgr = lab_to_bgr(reference)
+    distance = colour_distance(np.asarray(cv2.blur(reference, (3, 3)), dtype=np.float32), field)
+    mask = np.zeros(distance.shape, np.uint8)
+    # only the open field between the points' tips, where nothing but dice should lie
+    top = round((g.POINT_LENGTH + 4 - VIEW_TOP) * scale)
+    bottom = round((g.PLAY_HEIGHT - g.POINT_LENGTH - 4 - VIEW_TOP) * scale)
+    mask[top:bottom] = (distance[top:bottom] > STRAY_DISTANCE).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    paint = np.zeros_like(mask)
+    die_area = (g.DIE_SIZE * scale) ** 2
+    for index in range(1, count):
+        area = stats[index, cv2.CC_STAT_AREA]
+        if 0.3 * die_area <= area <= 4.0 * die_area:
+            paint[labels == index] = 255
+    if not paint.any():
+        return reference
+    paint = np.asarray(cv2.dilate(paint, np.ones((5, 5), np.uint8)), dtype=np.uint8)
+    filled = cv2.inpaint(bgr, paint, 5, cv2.INPAINT_TELEA)
+    lab: FloatImage = cv2.cvtColor(filled, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab
+
+
+def lab_to_bgr(lab: FloatImage) -> Image:
+    bgr: Image = np.asarray(
+        cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8), cv2.COLOR_LAB2BGR), dtype=np.uint8
+    )
+    return bgr
+
+
+def encode_reference(reference_lab: FloatImage) -> str:
+    """The reference as base64 JPEG text (kept last in the profile file, about 60 kB)."""
+    ok, data = cv2.imencode(".jpg", lab_to_bgr(reference_lab), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    if not ok:
+        raise ValueError("could not encode the reference image")
+    return base64.b64encode(data.tobytes()).decode("ascii")
+
+
+def decode_reference(text: str, scale: float) -> FloatImage:
+    """Inverse of :func:`encode_reference`; raises ``ValueError`` on bad data or size."""
+    try:
+        raw = base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError) as error:
+        raise ValueError("the reference image is not base64 text") from error
+    image = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError("the reference image cannot be decoded")
+    if (image.shape[1], image.shape[0]) != view_size(scale):
+        raise ValueError("the reference image has the wrong size")
+    lab: FloatImage = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+    return lab

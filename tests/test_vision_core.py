@@ -1,0 +1,250 @@
+"""The pure pieces of the vision code: the Reading codec, the board plane, profiles, pips."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from companion import geometry as g
+from companion.errors import InvalidFormat
+from companion.vision import checkers, pips
+from companion.vision.plane import (
+    WHITE_HOMES,
+    CameraModel,
+    homography,
+    is_mirrored,
+    order_clockwise,
+    to_plane,
+)
+from companion.vision.profile import (
+    Colours,
+    Profile,
+    ProfileError,
+    ProfileFileError,
+    load_profile,
+    save_profile,
+)
+from companion.vision.reading import Counts, DieReading, Reading, judge_dice
+
+CORNERS = ((200.0, 100.0), (1000.0, 110.0), (1020.0, 640.0), (190.0, 630.0))
+
+
+def die(
+    value: int = 3, flat: bool = True, half: str = "home", on_checker: bool = False
+) -> DieReading:
+    return DieReading(value, flat, half, (10.0, 20.0), 0.9, on_checker)  # type: ignore[arg-type]
+
+
+class TestReading:
+    def test_round_trips_through_json(self) -> None:
+        reading = Reading(
+            readable=True,
+            points=tuple(range(-12, 12)),
+            bar=Counts(1, 2),
+            off=Counts(3, 0),
+            dice=(die(6), die(1, flat=False, half="outer")),
+            dice_valid=False,
+            dice_reason="cocked",
+            confidence={"point 1": 0.75},
+        )
+        again = Reading.from_json(json.loads(json.dumps(reading.to_json())))
+        assert again == reading
+        assert again.confidence == {"point 1": 0.75}
+
+    def test_reads_simulator_truth_keys(self) -> None:
+        truth = {
+            "readable": True,
+            "points": [0] * 23 + [2],
+            "bar": {"white": 0, "black": 1},
+            "off": {"white": 0, "black": 0},
+            "dice": [
+                {"value": 5, "flat": True, "half": "home", "center_px": [1, 2], "moving": False}
+            ],
+            "board_corners_px": [[0, 0]] * 4,
+        }
+        reading = Reading.from_json(truth)
+        assert reading.points[23] == 2 and reading.bar == Counts(0, 1)
+        assert reading.dice[0].value == 5
+
+    def test_rejects_a_die_showing_seven(self) -> None:
+        with pytest.raises(InvalidFormat, match="1-6"):
+            Reading.from_json({"points": [0] * 24, "dice": [{"value": 7}]})
+
+    def test_rejects_a_short_board(self) -> None:
+        with pytest.raises(InvalidFormat, match="24"):
+            Reading.from_json({"points": [0] * 23})
+
+
+class TestDiceRules:
+    def test_two_flat_dice_on_the_right_half_stand(self) -> None:
+        assert judge_dice([die(), die(4)], "white", "home") == (True, None)
+
+    def test_a_cocked_die_is_rerolled(self) -> None:
+        assert judge_dice([die(), die(flat=False)], "white", "home") == (False, "cocked")
+
+    def test_a_die_on_a_checker_counts_as_cocked(self) -> None:
+        assert judge_dice([die(), die(on_checker=True)], "white", "home") == (False, "cocked")
+
+    def test_a_die_in_the_wrong_half(self) -> None:
+        assert judge_dice([die(), die(half="outer")], "white", "home") == (False, "wrong side")
+
+    def test_a_die_on_the_bar_and_off_the_board(self) -> None:
+        assert judge_dice([die(half="bar"), die()], "black", "home") == (False, "on the bar")
+        assert judge_dice([die(half="outside"), die()], "black", "home") == (
+            False,
+            "off the board",
+        )
+
+    def test_one_die_is_not_a_roll(self) -> None:
+        assert judge_dice([die()], "white", "home") == (False, "only one die")
+
+
+class TestPlane:
+    @pytest.mark.parametrize("white_home", WHITE_HOMES)
+    def test_white_home_quadrant_lands_bottom_right(self, white_home: str) -> None:
+        matrix = homography(CORNERS, white_home)  # type: ignore[arg-type]
+        quadrant = {
+            "bottom-right": CORNERS[2],
+            "bottom-left": CORNERS[3],
+            "top-right": CORNERS[1],
+            "top-left": CORNERS[0],
+        }[white_home]
+        x, y = to_plane(matrix, quadrant)
+        assert math.isclose(x, g.PLAY_WIDTH, abs_tol=1e-6)
+        assert math.isclose(y, g.PLAY_HEIGHT, abs_tol=1e-6)
+
+    def test_mirrored_setups(self) -> None:
+        assert [is_mirrored(w) for w in WHITE_HOMES] == [False, True, True, False]
+
+    def test_orders_corners_clockwise_from_top_left(self) -> None:
+        shuffled = [CORNERS[2], CORNERS[0], CORNERS[3], CORNERS[1]]
+        assert order_clockwise(shuffled) == CORNERS
+
+    def test_recovers_the_camera_from_a_tilted_view(self) -> None:
+        focal, tilt = 1000.0, math.radians(25)
+        k = np.array([[focal, 0, 640], [0, focal, 360], [0, 0, 1]])
+        rotation = np.array(
+            [[1, 0, 0], [0, math.cos(tilt), -math.sin(tilt)], [0, math.sin(tilt), math.cos(tilt)]]
+        )
+        translation = np.array([-265.0, -150.0, 900.0])
+        plane_to_image = k @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
+        camera = CameraModel(np.linalg.inv(plane_to_image), (1280, 720))
+        assert camera.focal == pytest.approx(focal, rel=0.01)
+        # a point 16 mm up is seen where the model says
+        top = np.array([100.0, 200.0, -16.0])
+        seen = k @ (rotation @ top + translation)
+        back = to_plane(camera.image_to_plane_at(16.0), (seen[0] / seen[2], seen[1] / seen[2]))
+        assert back == pytest.approx((100.0, 200.0), abs=0.2)
+
+
+def a_profile(size: tuple[int, int] = (1280, 720)) -> Profile:
+    lab = (128.0, 128.0, 128.0)
+    return Profile(
+        image_size=size,
+        corners_px=CORNERS,
+        white_home="bottom-right",
+        colours=Colours(lab, lab, lab, lab, lab),
+        reference="iVBORw0KGgo=",
+    )
+
+
+class TestProfile:
+    def test_round_trips_through_a_file(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        path = tmp_path / "calibration" / "p.json"
+        save_profile(a_profile(), path)
+        assert load_profile(path) == a_profile()
+        assert json.loads(path.read_text())["version"] == 1
+
+    def test_a_missing_file_says_how_to_make_one(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        with pytest.raises(ProfileFileError, match="companion calibrate") as info:
+            load_profile(tmp_path / "none.json")
+        assert isinstance(info.value, OSError)
+
+    def test_another_version_is_refused(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        data = a_profile().to_json()
+        data["version"] = 99
+        path = tmp_path / "p.json"
+        path.write_text(json.dumps(data))
+        with pytest.raises(ProfileError, match="version 99"):
+            load_profile(path)
+
+    def test_a_file_that_is_not_a_profile(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        path = tmp_path / "p.json"
+        path.write_text("{not json")
+        with pytest.raises(ProfileError, match="not JSON"):
+            load_profile(path)
+        path.write_text("{}")
+        with pytest.raises(ProfileError, match="not a calibration profile"):
+            load_profile(path)
+
+    def test_a_frame_from_another_camera_is_refused(self) -> None:
+        with pytest.raises(ProfileError, match="640x480"):
+            a_profile().check_frame(640, 480)
+
+
+def draw_die(value: int, turn_degrees: float, body=(235, 235, 235), pip=(20, 20, 20)) -> np.ndarray:  # type: ignore[no-untyped-def]
+    """A die seen from above at 4 px/mm on a grey cloth, like the plane patches."""
+    px = 160
+    image = np.full((px, px, 3), (90, 110, 100), np.uint8)
+    scale = 4.0
+    half = g.DIE_SIZE / 2 * scale
+    c, s = math.cos(math.radians(turn_degrees)), math.sin(math.radians(turn_degrees))
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        return (round(80 + u * c - v * s), round(80 + u * s + v * c))
+
+    square = np.array([at(-half, -half), at(half, -half), at(half, half), at(-half, half)])
+    cv2.fillConvexPoly(image, square, body, cv2.LINE_AA)
+    step = 0.27 * g.DIE_SIZE * scale
+    for a, b in pips._LAYOUTS[value]:
+        cv2.circle(
+            image, at(a * step, b * step), int(0.085 * g.DIE_SIZE * scale), pip, -1, cv2.LINE_AA
+        )
+    return image
+
+
+class TestPips:
+    @pytest.mark.parametrize("value", range(1, 7))
+    @pytest.mark.parametrize("turn", [0.0, 17.0, 45.0, 71.0])
+    def test_reads_every_face_at_any_turn(self, value: int, turn: float) -> None:
+        image = draw_die(value, turn)
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+        step = 0.27 * g.DIE_SIZE * 4.0
+        spots = pips.round_spots(pips.find_spots(pips.pip_contrast(lab, step), step, 14.0))
+        fit = pips.fit_grid(spots, step, (80.0, 80.0), 40.0)
+        assert fit is not None and len(fit.cells) == value
+        assert pips.face_consistency(lab, fit, step) > 1.0
+
+    def test_white_pips_on_a_red_die(self) -> None:
+        image = draw_die(5, 30.0, body=(40, 36, 170), pip=(235, 238, 240))
+        lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB).astype(np.float32)
+        step = 0.27 * g.DIE_SIZE * 4.0
+        fit = pips.fit_grid(
+            pips.round_spots(pips.find_spots(pips.pip_contrast(lab, step), step, 14.0)),
+            step,
+            (80.0, 80.0),
+            40.0,
+        )
+        assert fit is not None and len(fit.cells) == 5
+
+    def test_a_bare_surface_has_no_face(self) -> None:
+        lab = np.full((160, 160, 3), 120.0, np.float32)
+        assert len(pips.find_spots(pips.pip_contrast(lab, 17.0), 17.0, 14.0)) == 0
+
+
+class TestStackCounting:
+    @pytest.mark.parametrize("count", range(0, 7))
+    def test_clean_profiles_count_exactly(self, count: int) -> None:
+        occupancy = checkers._expected_occupancy(count, "line")
+        seams = checkers._expected_seams(count, "line") if count >= 2 else np.zeros(220)
+        found, confidence, _ = checkers.count_stack(occupancy, seams)
+        assert found == count and confidence > 0.5
+
+    def test_a_half_covered_point_is_unsure(self) -> None:
+        occupancy = np.full(checkers.AXIS_LENGTH, 0.45)
+        _, confidence, _ = checkers.count_stack(occupancy, np.zeros(checkers.AXIS_LENGTH))
+        assert confidence < 0.5
