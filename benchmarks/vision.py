@@ -13,6 +13,12 @@ dice caught, flat dice called cocked, wrong-side dice caught, hands called unrea
 but wrong readings, read and calibration times (cv2.setNumThreads(1)), peak memory; and on the
 real photographs in ../shared/real-photos/ (skipped when absent): die values on the 172
 labelled dice, the board found on board frames, and frames with hands called unreadable.
+
+Measured on the 500 frames (2 cores, cv2 on one thread), before -> after the pass that made
+the reader honest first (camouflage, dice leaning on nothing, missed dice, the fifteen rule):
+confident but wrong 1.6% -> 0.0%; readable 8.4% -> 6.6% (every one exact); die values 81.7%
+-> 80.4%; cocked caught 72.8% -> 74.4%; flat called cocked 19.8% -> 6.7%; wrong side caught
+97.6%; hands unreadable 100%; board found 42%; read median 97 ms -> 74 ms.
 """
 
 from __future__ import annotations

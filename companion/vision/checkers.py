@@ -40,6 +40,16 @@ ALTERNATIVE_MARGIN = 0.05
 """Occupancy between these is neither plainly a checker nor plainly the board."""
 OTHER_LIMIT = 0.22
 """Share of a region covered by something unlike a checker (a hand) that makes it unreadable."""
+CAMOUFLAGE = 12.0
+"""Colour distance (weighted L*a*b*) of the empty board from a checker colour below which a
+checker lying there may not show by its colour (black checkers on black points in dim
+light): only its rim can show it. From half this distance down it surely cannot. (Beyond it
+the foreground map's likeness to the checker colours tells a checker from the board.)"""
+CAMOUFLAGED_CONFIDENCE = 0.2
+"""Confidence left to a count that camouflage may hide a checker beyond."""
+HIDING_SHARE = 0.5
+"""Share of the place where one more checker would lie that may be camouflage before a count
+that ends there is unsure."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,12 +105,17 @@ def _expected_seams(count: int, style: g.StackStyle) -> FloatArray:
 
 
 def _seam_profile(lightness: FloatArray) -> FloatArray:
-    """How much each mm along the axis is a thin ridge or valley (a rim between checkers)."""
-    padded = np.pad(lightness, 3, mode="edge")
-    around = (padded[:-6] + padded[6:]) / 2
-    ridge = np.abs(lightness - around)
-    scale = float(np.percentile(ridge, 95)) + 4.0
-    return np.clip(ridge / scale, 0.0, 1.0)
+    """How much each mm along the axis is a thin ridge or valley (a rim between checkers);
+    ``lightness`` is one axis profile or a row of them (every point at once)."""
+    rows = np.atleast_2d(lightness)
+    padded = np.pad(rows, ((0, 0), (3, 3)), mode="edge")
+    around = (padded[:, :-6] + padded[:, 6:]) / 2
+    ridge = np.abs(rows - around)
+    # the 95th percentile of each row (by partial sort: this runs for every point every frame)
+    rank = round(0.95 * (ridge.shape[1] - 1))
+    scale = np.partition(ridge, rank, axis=1)[:, rank : rank + 1] + 4.0
+    seams: FloatArray = np.clip(ridge / scale, 0.0, 1.0)
+    return seams.reshape(np.shape(lightness))
 
 
 RING_STRONG = 7.0
@@ -129,8 +144,11 @@ def count_stack(occupancy: FloatArray, seams: FloatArray) -> tuple[int, float, t
     other counts nearly as good (best first)."""
     counts, expected, wanted = _hypotheses()
     errors = np.mean(np.abs(occupancy[None, :] - expected), axis=1)
-    seam_errors = np.mean(np.abs(seams[None, :] - wanted) * (expected > 0.3), axis=1)
-    errors = errors + SEAM_WEIGHT * seam_errors * (counts >= 2)
+    # every count is judged on the same stretch (where the frame shows something), so that a
+    # short count does not escape the seams it leaves unexplained
+    shown = occupancy > 0.3
+    seam_errors = np.mean(np.abs(seams[None, :] - wanted) * shown[None, :], axis=1)
+    errors = errors + SEAM_WEIGHT * seam_errors
     errors = errors + TALL_STACK_COST * np.maximum(counts - 5, 0)
     best: dict[int, float] = {}
     for count, error in zip(counts.tolist(), errors.tolist(), strict=True):
@@ -206,48 +224,97 @@ def axis_profiles(image: FloatImage, scale: float, half_width: float) -> FloatAr
     return profiles
 
 
-def ring_covers(edges: FloatImage, scale: float) -> FloatArray:
-    """:func:`ring_cover` of every point at once: (24, 220)."""
+def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> FloatArray:
+    """How surely a checker's rim shows round every mm of every point's axis: (24, 220).
+
+    ``contrast`` scales what counts as a plain rim with the light (:func:`rim_contrast`)."""
     rows, cols, cover = _ring_indices(scale, edges.shape[:2])
     ring = np.median(edges[rows, cols].max(axis=1), axis=2)  # (24, centres)
-    presence = np.clip((ring - RING_STRONG * 0.35) / (RING_STRONG * 0.65), 0.0, 1.0)
+    # a checker's rim shows on rings a step or two off its centre as well; a ring strong at
+    # one centre alone is a straight edge (the frame, a triangle) crossing a few of its angles
+    padded = np.pad(ring, ((0, 0), (1, 1)), mode="edge")
+    ring = np.median(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)
+    strong = RING_STRONG * contrast
+    presence = np.clip((ring - strong * 0.35) / (strong * 0.65), 0.0, 1.0)
     covers: FloatArray = np.max(presence[:, :, None] * cover[None, :, :], axis=1)
     return covers
 
 
-def read_points(maps: PlaneMaps, ignore: FloatImage | None = None) -> list[RegionReading]:
-    """The signed count on every point, white's 1 to 24 (``ignore`` marks where dice lie)."""
+def camouflage_profiles(camouflage: FloatImage, scale: float) -> FloatArray:
+    """Per point and mm from its base: 1 where the empty board there looks like a checker
+    colour (from :func:`companion.vision.maps.camouflage`), 0 where checkers show plainly."""
+    near = axis_profiles(camouflage, scale, BAND_HALF)
+    hiding: FloatArray = np.clip((CAMOUFLAGE - near) / (CAMOUFLAGE / 2), 0.0, 1.0)
+    return hiding
+
+
+def rim_contrast(reference_edges: FloatImage) -> float:
+    """How strong edges are in this light, against a well-lit board (1.0): dim light weakens
+    a checker's rim as it weakens the board's own lines, so rims are judged against those."""
+    lines = float(np.percentile(reference_edges, 99))
+    return float(np.clip(lines / TYPICAL_LINES, RIM_CONTRAST_RANGE[0], RIM_CONTRAST_RANGE[1]))
+
+
+TYPICAL_LINES = 45.0
+"""The 99th percentile of the empty board's edge strength on a well-lit board."""
+RIM_CONTRAST_RANGE = (0.4, 1.0)
+
+
+def read_points(
+    maps: PlaneMaps,
+    ignore: FloatImage | None = None,
+    camouflage: FloatArray | None = None,
+    contrast: float = 1.0,
+) -> list[RegionReading]:
+    """The signed count on every point, white's 1 to 24 (``ignore`` marks where dice lie;
+    ``camouflage`` is :func:`camouflage_profiles` of this profile: where colour cannot show
+    a checker; ``contrast`` is its :func:`rim_contrast`)."""
     scale = maps.scale
-    occupancy_all = np.maximum(
-        axis_profiles(maps.foreground, scale, BAND_HALF), ring_covers(maps.edges, scale)
-    )
+    rings = ring_covers(maps.edges, scale, contrast)
+    occupancy_all = np.maximum(axis_profiles(maps.foreground, scale, BAND_HALF), rings)
     other_all = axis_profiles(maps.other, scale, BAND_HALF)
-    lightness_all = axis_profiles(maps.lab[..., 0], scale, 5.0)
+    seams_all = _seam_profile(axis_profiles(maps.lab[..., 0], scale, 5.0))
     whiteness_all = axis_profiles(maps.whiteness * maps.foreground, scale, BAND_HALF)
     hidden_all = axis_profiles(ignore, scale, BAND_HALF) > 0.3 if ignore is not None else None
     readings = []
     for index in range(24):
         hidden = None if hidden_all is None else hidden_all[index]
-        readings.append(
-            _read_profiles(
-                occupancy_all[index],
-                other_all[index],
-                lightness_all[index],
-                whiteness_all[index],
-                hidden,
-            )
+        reading = _read_profiles(
+            occupancy_all[index],
+            other_all[index],
+            seams_all[index],
+            whiteness_all[index],
+            hidden,
         )
+        if camouflage is not None and not reading.covered:
+            reading = _doubt_camouflage(reading, camouflage[index], rings[index])
+        readings.append(reading)
     return readings
+
+
+def _doubt_camouflage(
+    reading: RegionReading, camouflage: FloatArray, ring: FloatArray
+) -> RegionReading:
+    """The reading, unsure when one more checker would lie where the board has a checker's
+    colour and no rim shows there: a bare look is then no proof that nothing lies there."""
+    count = abs(reading.count)
+    end = int(np.count_nonzero(_expected_occupancy(count, "line"))) if count else 0
+    stretch = slice(end, min(AXIS_LENGTH, end + int(g.CHECKER_DIAMETER)))
+    hiding = camouflage[stretch] * (ring[stretch] < 0.5)
+    if hiding.size == 0 or float(np.mean(hiding)) <= HIDING_SHARE:
+        return reading
+    return RegionReading(
+        reading.count, min(reading.confidence, 0.2), alternatives=reading.alternatives
+    )
 
 
 def _read_profiles(
     occupancy: FloatArray,
     other: FloatArray,
-    lightness: FloatArray,
+    seams: FloatArray,
     whiteness: FloatArray,
     hidden: npt.NDArray[np.bool_] | None,
 ) -> RegionReading:
-    seams = _seam_profile(lightness)
     if hidden is not None and hidden.any():
         occupancy = np.where(hidden, np.nan, occupancy)
     covered = float(np.nanmean(other)) > OTHER_LIMIT
@@ -279,6 +346,19 @@ def _fill_hidden(profile: FloatArray) -> FloatArray:
     return filled
 
 
+@lru_cache(maxsize=8)
+def _expected_bar(colour: Colour, length: int, scale: float) -> FloatArray:
+    """Band coverage along the bar from the centre line for 0-15 checkers: (16, length)."""
+    t = (np.arange(length) + 0.5) / scale
+    rows = np.zeros((MAX_STACK + 1, length))
+    for count in range(MAX_STACK + 1):
+        for _, y, _ in g.bar_centres(colour, count):
+            centre = abs(y - g.PLAY_HEIGHT / 2)
+            chord = np.sqrt(np.clip((g.CHECKER_DIAMETER / 2) ** 2 - (t - centre) ** 2, 0, None))
+            rows[count] = np.maximum(rows[count], np.minimum(chord, BAND_HALF) / BAND_HALF)
+    return rows
+
+
 def read_bar(maps: PlaneMaps) -> tuple[RegionReading, RegionReading]:
     """White's and black's checkers on the bar (white's below the centre line, black's above)."""
     scale = maps.scale
@@ -295,16 +375,9 @@ def read_bar(maps: PlaneMaps) -> tuple[RegionReading, RegionReading]:
             band = slice(_px(0.0, VIEW_TOP, scale), middle)
             rows_fg = maps.foreground[band, x0:x1].mean(axis=1)[::-1]
             rows_other = maps.other[band, x0:x1].mean(axis=1)[::-1]
-        t = (np.arange(len(rows_fg)) + 0.5) / scale
-        best: list[tuple[float, int]] = []
-        for count in range(MAX_STACK + 1):
-            centres = [abs(y - g.PLAY_HEIGHT / 2) for _, y, _ in g.bar_centres(colour, count)]
-            expected = np.zeros_like(t)
-            for centre in centres:
-                chord = np.sqrt(np.clip((g.CHECKER_DIAMETER / 2) ** 2 - (t - centre) ** 2, 0, None))
-                expected = np.maximum(expected, np.minimum(chord, BAND_HALF) / BAND_HALF)
-            best.append((float(np.mean(np.abs(rows_fg - expected))), count))
-        best.sort()
+        expected = _expected_bar(colour, len(rows_fg), scale)
+        errors = np.mean(np.abs(rows_fg[None, :] - expected), axis=1)
+        best = sorted((float(error), count) for count, error in enumerate(errors))
         confidence = float(np.clip((best[1][0] - best[0][0]) / 0.06, 0.0, 1.0))
         covered = float(np.mean(rows_other)) > OTHER_LIMIT
         readings.append(RegionReading(best[0][1], 0.0 if covered else confidence, covered))

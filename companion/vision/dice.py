@@ -14,8 +14,11 @@ does not read as a clear face is not a die.
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by
 a width the camera model predicts; a cocked die shows a side face's pips where a flat die shows
 none (or farther out), and its top face's pip grid is squashed. A die touching nothing cannot be
-cocked (it would fall flat); a die touching a checker, a wall or the other die is called flat
-only on clear evidence, otherwise its rest is unsure and the reading says so. Resting on a
+cocked (it would fall flat); a die touching a checker, a wall or the other die may lean on it,
+and since a die leaning 20-30 degrees can still show a square top, it is never called flat
+surely (the reader, knowing where the checkers are, settles those that lean on nothing:
+:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a square top, make
+a cocked call unsure too: they may be a point's edge or a checker's rim. Resting on a
 checker: checker colour all round the die at the checker's height.
 """
 
@@ -59,10 +62,10 @@ SQUARE_FACE = 0.87
 SIDE_SHOWN = 0.85
 """Side pips lie at most this share of a side's visible width beyond the top edge."""
 SIDE_PIP_LIKENESS = 0.5
-FLAT_PROOF = 1.0
-"""A touching die counts as surely flat only this far (mm) inside the flat/cocked line."""
 UNSURE_REST = 0.3
 """Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
+SQUARE_DOUBT = 0.08
+"""A face this much squarer than :data:`SQUARE_FACE` makes side spots alone unsure evidence."""
 SIDE_MARGIN = 1.5
 """Within this many mm of the flat/cocked line a die's rest is called unsure."""
 """A spot beside the face counts as a side pip when at least this share of the strongest."""
@@ -80,6 +83,12 @@ MIN_CONSISTENCY_FEW = 0.8
 """Ones and twos are easy to see in any stray spot: their faces must be clearer."""
 DIE_FOREGROUND = 0.35
 """A die's face must differ on average at least this much from the empty board."""
+ON_CHECKER_SHARE = 0.6
+"""Share of the ring round a die showing checker colour for it to rest on a checker."""
+ON_CHECKER_UNCLEAR = (0.35, 0.85)
+"""Shares between these leave unsure whether the die rests on a checker or beside one."""
+CANDIDATE_REACH = 6.0
+"""Half-size (mm) of the square round a spot where something must differ from the board."""
 OUTLINE_REACH = 8.0
 """How far (mm) from a cluster of spots the die's outline is looked for."""
 """A die's square outline must stand out this many times above its face's own texture."""
@@ -93,6 +102,11 @@ class FoundDie:
     top_height: float
     view_mm: tuple[float, float]
     """Where the face shows on the plane view (at the checkers' height) the readers use."""
+    face_confidence: float = 1.0
+    """How surely the top face was read (its rest aside)."""
+    footprint_mm: tuple[float, float] = (0.0, 0.0)
+    """Where the die's middle shows on the surface it rests on (mm): for a die leaning on
+    something this lies nearer to it than a flat die's foot could."""
 
 
 def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, int, int, int]:
@@ -277,8 +291,9 @@ def _predicted_sides(
     return widths
 
 
-def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> bool:
-    """Whether checker colour surrounds the die all round (it rests on a checker)."""
+def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> float:
+    """How much of a ring round the die shows checker colour (all of it: it rests on a
+    checker; little of it: it lies on the board)."""
     scale = maps.scale
     angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
     radius = 12.0
@@ -287,9 +302,9 @@ def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> bool:
     h, w = maps.foreground.shape
     ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     if ok.sum() < 8:
-        return False
+        return 0.0
     ring = maps.foreground[ys[ok], xs[ok]] * np.abs(maps.whiteness[ys[ok], xs[ok]])
-    return bool(np.mean(ring > 0.25) >= 0.6)
+    return float(np.mean(ring > 0.25))
 
 
 def _touches_something(
@@ -347,6 +362,23 @@ def _stands_out(
     return body is None or body >= DIE_FOREGROUND
 
 
+def _differs_from_board(
+    maps: PlaneMaps, view_to: Matrix, spot_plane: Matrix, centre: tuple[float, float]
+) -> bool:
+    """Whether anything differs from the empty board round a pip-like spot (a cheap test
+    before a die is looked for there)."""
+    x, y = _to_plane(view_to, _to_image(spot_plane, centre))
+    h, w = maps.foreground.shape
+    half = CANDIDATE_REACH
+    x0 = max(round((x - half - VIEW_LEFT) * maps.scale), 0)
+    x1 = min(round((x + half - VIEW_LEFT) * maps.scale) + 1, w)
+    y0 = max(round((y - half - VIEW_TOP) * maps.scale), 0)
+    y1 = min(round((y + half - VIEW_TOP) * maps.scale) + 1, h)
+    if x1 <= x0 or y1 <= y0:
+        return True  # off the view: nothing was learned there to compare with
+    return float(maps.foreground[y0:y1, x0:x1].mean()) >= DIE_FOREGROUND
+
+
 def _to_plane(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
     point = image_to_plane @ np.array([xy[0], xy[1], 1.0])
     return (float(point[0] / point[2]), float(point[1] / point[2]))
@@ -383,6 +415,11 @@ def find_dice(
         index = int(open_spots[0])
         explained[index] = True
         centre = (float(spots[index, 0]), float(spots[index, 1]))
+        if maps is not None and not _differs_from_board(maps, view_to, spot_plane, centre):
+            # the board's own spots (stitching, hinges, a tray's corner) were learned empty:
+            # no need to read them
+            explained |= np.hypot(spots[:, 0] - centre[0], spots[:, 1] - centre[1]) < SAME_PATCH
+            continue
         result = _read_candidate(image, camera, centre, 0.0)
         if result is None:
             # its neighbours would show the same patch: do not spend reads on them
@@ -391,7 +428,10 @@ def find_dice(
         face, face_mm, spots_px = result
         # resting on a checker? judged round the face found; the face then lies higher
         view_centre = _to_plane(view_to, _to_image(spot_plane, face_mm))
-        on_checker = maps is not None and _on_checker(maps, view_centre)
+        share = _on_checker(maps, view_centre) if maps is not None else 0.0
+        on_checker = share >= ON_CHECKER_SHARE
+        # between plainly on a checker and plainly beside one, where it rests is a guess
+        rest_unclear = ON_CHECKER_UNCLEAR[0] < share < ON_CHECKER_UNCLEAR[1]
         surface = CHECKER_THICKNESS if on_checker else 0.0
         if on_checker:
             raised = _read_candidate(image, camera, face_mm, surface)
@@ -399,7 +439,8 @@ def find_dice(
                 face, face_mm, spots_px = raised
         near_face = np.hypot(spots[:, 0] - face_mm[0], spots[:, 1] - face_mm[1]) < g.DIE_SIZE * 0.75
         explained |= near_face
-        if any(math.dist(face_mm, die.centre_mm) < g.DIE_SIZE * 0.8 for die in found):
+        # two dice lie at least a die apart: a face nearer is a side of a die already read
+        if any(math.dist(face_mm, die.centre_mm) < g.DIE_SIZE for die in found):
             continue
         top = camera.image_to_plane_at(surface + g.DIE_SIZE)
         centre_px = _to_image(top, face_mm)
@@ -419,6 +460,10 @@ def find_dice(
         if not flat:
             # calling a roll off is as wrong as letting a cocked die stand: be as sure
             sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
+            if face.aspect >= SQUARE_FACE + SQUARE_DOUBT:
+                # a spot far beside a square face may be anything (a point's edge, a rim):
+                # a die cocked that far would show its top squashed
+                sureness = min(sureness, UNSURE_REST)
         elif not on_checker:
             # a die can only be cocked against something: a free-standing die lies flat; one
             # touching a checker, a wall or the other die must show it (a square face of four
@@ -428,8 +473,12 @@ def find_dice(
             )
             if not _touches_something(maps, footprint, found):
                 sureness = 1.0
-            elif face.value < 4 or excess > -FLAT_PROOF:
+            else:
+                # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
+                # measure square too; the reader settles dice that lean on nothing at all
                 sureness = min(sureness, UNSURE_REST)
+        if rest_unclear:
+            sureness = min(sureness, UNSURE_REST)
         reading = DieReading(
             value=face.value,
             flat=flat,
@@ -438,8 +487,17 @@ def find_dice(
             confidence=min(face.confidence, sureness),
             on_checker=on_checker,
         )
+        middle = camera.image_to_plane_at(surface + g.DIE_SIZE / 2)
+        foot = _to_plane(camera.image_to_plane_at(surface), _to_image(middle, face_mm))
         found.append(
-            FoundDie(reading, face_mm, surface + g.DIE_SIZE, _to_plane(view_to, centre_px))
+            FoundDie(
+                reading,
+                face_mm,
+                surface + g.DIE_SIZE,
+                _to_plane(view_to, centre_px),
+                face.confidence,
+                foot,
+            )
         )
     return found
 

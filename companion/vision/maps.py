@@ -55,9 +55,18 @@ def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
 
 def colour_distance(lab: FloatImage, colour: Lab | FloatImage) -> FloatImage:
     """Weighted L*a*b* distance of every pixel to one colour (or to a same-size image)."""
-    diff = lab - np.asarray(colour, dtype=np.float32)
-    diff[..., 0] *= LIGHTNESS_WEIGHT
-    distance: FloatImage = np.sqrt(np.einsum("...c,...c->...", diff, diff)).astype(np.float32)
+    weights = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], dtype=np.float32)
+    if isinstance(colour, np.ndarray) and colour.ndim == 3:
+        diff = cv2.subtract(np.ascontiguousarray(lab, np.float32), colour.astype(np.float32))
+        scaled = cv2.transform(diff, np.diag(weights))
+    else:
+        # one pass in OpenCV: weights and the colour's offset as one affine map per pixel
+        offset = -weights * np.asarray(colour, dtype=np.float32)
+        matrix = np.column_stack([np.diag(weights), offset]).astype(np.float32)
+        scaled = cv2.transform(np.ascontiguousarray(lab, np.float32), matrix)
+    squared = cv2.multiply(scaled, scaled)
+    total = cv2.transform(squared, np.ones((1, 3), np.float32))
+    distance: FloatImage = np.asarray(cv2.sqrt(total), dtype=np.float32).reshape(lab.shape[:-1])
     return distance
 
 
@@ -67,6 +76,14 @@ def edge_strength(lab: FloatImage) -> FloatImage:
     gy = cv2.Sobel(lightness, cv2.CV_32F, 0, 1, ksize=3)
     strength: FloatImage = np.asarray(cv2.magnitude(gx, gy), dtype=np.float32) / np.float32(8.0)
     return strength
+
+
+def camouflage(reference_lab: FloatImage, colours: Colours) -> FloatImage:
+    """Per pixel of the empty board: its colour distance to the nearer checker colour."""
+    smooth: FloatImage = np.asarray(cv2.blur(reference_lab, (5, 5)), dtype=np.float32)
+    return np.minimum(
+        colour_distance(smooth, colours.white), colour_distance(smooth, colours.black)
+    )
 
 
 def plane_maps(

@@ -6,6 +6,12 @@ The steps, each in its own module: warp the frame onto the board plane
 :func:`find_occluders`), find and read the dice (:mod:`~companion.vision.dice`), count the
 checkers (:mod:`~companion.vision.checkers`), then check the whole (fifteen checkers a side).
 Any region below :data:`CONFIDENCE_THRESHOLD` makes the reading unreadable, naming the region.
+
+Doubts the whole settles: a die with nothing within reach to lean on lies flat
+(:func:`settle_free_dice`); one doubtful count may be settled by the total of fifteen
+(:func:`resolve_by_fifteen`). Doubts the whole raises: anything large no checker or die
+explains (a hand), and anything die-sized where fewer than two dice were read (a die missed
+must not turn a roll into "no dice").
 """
 
 from __future__ import annotations
@@ -21,7 +27,14 @@ import numpy as np
 from companion import geometry as g
 from companion.errors import CompanionError
 from companion.vision import checkers, dice
-from companion.vision.maps import FloatImage, PlaneMaps, edge_strength, plane_maps, to_lab
+from companion.vision.maps import (
+    FloatImage,
+    PlaneMaps,
+    camouflage,
+    edge_strength,
+    plane_maps,
+    to_lab,
+)
 from companion.vision.plane import (
     VIEW_LEFT,
     VIEW_TOP,
@@ -33,12 +46,14 @@ from companion.vision.plane import (
     view_homography,
     warp,
 )
-from companion.vision.profile import VIEW_SCALE, Profile, ProfileError
+from companion.vision.profile import VIEW_SCALE, Colours, Profile, ProfileError
 from companion.vision.reading import Colour, Counts, DieReading, Reading, judge_dice
 from companion.vision.reference import decode_reference
 
 CONFIDENCE_THRESHOLD = 0.5
 """Regions read with less confidence than this make the whole reading unreadable."""
+DIE_AREA_MM2 = 0.6 * g.DIE_SIZE**2
+"""A blob no checker explains at least this large may be a die (a die's top is 16 x 16 mm)."""
 HAND_AREA_MM2 = 700.0
 """A blob unlike board, checkers and dice at least this large is a hand, arm or cup."""
 
@@ -64,6 +79,18 @@ def _reference(text: str) -> tuple[FloatImage, FloatImage]:
     except ValueError as error:
         raise ProfileError(f"profile: {error}; calibrate again") from error
     return lab, edge_strength(np.asarray(cv2.blur(lab, (3, 3)), dtype=np.float32))
+
+
+@lru_cache(maxsize=4)
+def _camouflage(text: str, colours: Colours) -> checkers.FloatArray:
+    """Where along every point the empty board has a checker's colour (once per profile)."""
+    lab, _edges = _reference(text)
+    return checkers.camouflage_profiles(camouflage(lab, colours), VIEW_SCALE)
+
+
+@lru_cache(maxsize=4)
+def _rim_contrast(text: str) -> float:
+    return checkers.rim_contrast(_reference(text)[1])
 
 
 def _region_name(x: float, y: float) -> str:
@@ -138,20 +165,36 @@ def unexplained(
     del off
     left = ((maps.foreground > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
     # only what lies on the playing area counts (the table round the board is not learned)
+    # nor what lies along the walls: the frame's and the bar's inner faces stand up from the
+    # playing surface, and a point borrowed at calibration from a sibling lacks their look
     inside = np.zeros_like(left)
-    cv2.rectangle(
-        inside,
-        (round(-VIEW_LEFT * scale), round(-VIEW_TOP * scale)),
-        (round((g.PLAY_WIDTH - VIEW_LEFT) * scale), round((g.PLAY_HEIGHT - VIEW_TOP) * scale)),
-        1,
-        -1,
-    )
+    for x0, x1 in ((0.0, g.BAR_LEFT), (g.BAR_RIGHT, g.PLAY_WIDTH)):
+        cv2.rectangle(
+            inside,
+            (
+                round((x0 + WALL_MARGIN - VIEW_LEFT) * scale),
+                round((WALL_MARGIN - VIEW_TOP) * scale),
+            ),
+            (
+                round((x1 - WALL_MARGIN - VIEW_LEFT) * scale),
+                round((g.PLAY_HEIGHT - WALL_MARGIN - VIEW_TOP) * scale),
+            ),
+            1,
+            -1,
+        )
     left &= inside
-    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8)), np.uint8)
+    # thin lines (a triangle's edge a pixel off its learned place) are no hand
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, opening), np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(left)
     names: set[str] = set()
     for index in range(1, count):
-        if stats[index, cv2.CC_STAT_AREA] < HAND_AREA_MM2 * scale**2:
+        area = stats[index, cv2.CC_STAT_AREA]
+        if area < HAND_AREA_MM2 * scale**2:
+            if len(found_dice) < 2 and area >= DIE_AREA_MM2 * scale**2:
+                # something die-sized where no die was read: a die missed must not let the
+                # frame pass for one without dice (or with one)
+                names.add("the dice (something die-sized not read)")
             continue
         ys, xs = np.nonzero(labels == index)
         step = max(1, len(xs) // 100)
@@ -203,8 +246,66 @@ def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) 
     return True
 
 
+WALL_MARGIN = 8.0
+"""Width (mm) along the frame and the bar left out when looking for what no checker explains."""
+
+
+def leans_on_nothing(
+    die: dice.FoundDie,
+    regions: list[checkers.RegionReading],
+    bar: Counts,
+    others: list[dice.FoundDie],
+) -> bool:
+    """Whether nothing a die could lean on lies within its reach: no checker read near it, no
+    wall of the frame or the bar, no other die. Such a die lies flat, whatever stray spots
+    beside it suggest (a cocked die must lean on something or it would fall)."""
+    x, y = die.footprint_mm
+    reach = g.DIE_SIZE * 0.71 + LEAN_MARGIN
+    walls = (x, g.PLAY_WIDTH - x, y, g.PLAY_HEIGHT - y, abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT))
+    if min(walls) < reach or g.BAR_LEFT < x < g.BAR_RIGHT:
+        return False
+    if any(
+        other is not die and math.dist(die.footprint_mm, other.footprint_mm) < 2 * reach
+        for other in others
+    ):
+        return False
+    # the tallest count each point may hold (its best and its close alternatives): a checker
+    # a die could lean on is never ruled out by a count that is itself in doubt
+    centres = [
+        centre
+        for number, region in enumerate(regions, start=1)
+        for centre in g.stack_centres(
+            number, max(abs(n) for n in (region.count, *region.alternatives))
+        )
+    ]
+    for colour, count in (("white", bar.white), ("black", bar.black)):
+        centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
+    return all(
+        math.hypot(x - cx, y - cy) >= g.CHECKER_DIAMETER / 2 + reach for cx, cy, _ in centres
+    )
+
+
+def settle_free_dice(
+    found: list[dice.FoundDie], regions: list[checkers.RegionReading], bar: Counts
+) -> list[dice.FoundDie]:
+    """Dice leaning on nothing (:func:`leans_on_nothing`) read as flat, as surely as their face."""
+    settled = []
+    for die in found:
+        if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found):
+            reading = replace(die.reading, flat=True, confidence=die.face_confidence)
+            die = replace(die, reading=reading)
+        settled.append(die)
+    return settled
+
+
+LEAN_MARGIN = 8.0
+"""How far (mm) beyond a die's corners something must lie for the die to lean on it."""
 LEFT_OVER = 0.35
 """Foreground (0-1) that, left over by the checkers and dice read, counts as something else."""
+MAX_UNSURE = 4
+"""The total of fifteen settles no more than this many unsure places at once."""
+MAX_SETTLED = 1
+"""At most this many unsure places may change their best count to make the total fifteen."""
 MAX_COMBINATIONS = 729
 """At most this many ways of reading the unsure points are tried against the total of 15."""
 
@@ -220,7 +321,8 @@ def resolve_by_fifteen(
     threshold's confidence. A covered place is never settled.
     """
     unsure = [i for i, r in enumerate(regions) if r.confidence < threshold]
-    if not unsure or any(regions[i].covered for i in unsure):
+    if not unsure or len(unsure) > MAX_UNSURE or any(regions[i].covered for i in unsure):
+        # with many doubts, errors can cancel out in the total
         return regions
     options = [(regions[i].count, *regions[i].alternatives) for i in unsure]
     if math.prod(len(o) for o in options) > MAX_COMBINATIONS:
@@ -235,6 +337,11 @@ def resolve_by_fifteen(
         and black - sum(c for c in choice if c < 0) == 15
     ]
     if len(fits) != 1:
+        return regions
+    changed = sum(regions[i].count != count for i, count in zip(unsure, fits[0], strict=True))
+    if changed > MAX_SETTLED:
+        # unsure places that trade checkers between them can add up to fifteen with counts
+        # that are both wrong: the total settles one doubtful count, not several
         return regions
     settled = list(regions)
     for index, count in zip(unsure, fits[0], strict=True):
@@ -262,21 +369,24 @@ def read_frame(
     maps = plane_maps(view_lab, reference_lab, reference_edges, profile.colours, VIEW_SCALE)
 
     hidden = find_occluders(maps)
+    hiding = _camouflage(profile.reference, profile.colours)
+    contrast = _rim_contrast(profile.reference)
     found_dice = dice.find_dice(image, image_to_plane, maps)
     dice_mask = dice.dice_mask(found_dice, maps)
 
-    regions = checkers.read_points(maps, dice_mask)
+    regions = checkers.read_points(maps, dice_mask, hiding, contrast)
     kept = [die for die in found_dice if could_rest_there(die, regions)]
     if len(kept) != len(found_dice):
         # what looked like a die was the gap where two checkers touch: read those points again
         found_dice = kept
         dice_mask = dice.dice_mask(found_dice, maps)
-        regions = checkers.read_points(maps, dice_mask)
+        regions = checkers.read_points(maps, dice_mask, hiding, contrast)
     bar_white, bar_black = checkers.read_bar(maps)
     smear = tray_smear(image_to_plane, size)
     off_white = checkers.read_tray(maps, "white", smear["white"])
     off_black = checkers.read_tray(maps, "black", smear["black"])
     bar = Counts(bar_white.count, bar_black.count)
+    found_dice = settle_free_dice(found_dice, regions, bar)
     if min(bar_white.confidence, bar_black.confidence) >= settings.threshold:
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         settled = resolve_by_fifteen(regions + trays, bar, settings.threshold)

@@ -183,12 +183,39 @@ def empty_board(
         siblings = [m for m in row if m % 2 == n % 2 and m not in occupied]
         if siblings:
             donor = min(siblings, key=lambda m: abs(m - n))
-            put_strip(reference, n, scale, point_strip(view_lab, donor, scale).copy())
+            own = point_strip(view_lab, n, scale)
+            lent = point_strip(view_lab, donor, scale).copy()
+            # beyond its checkers the point was seen as it is: keep its own look there
+            # (a sibling's differs a little in shade, enough to look like something lying on it)
+            reach = _stack_reach(own, lent, scale)
+            lent[reach:] = own[reach:]
+            put_strip(reference, n, scale, lent)
         else:
             strip = point_strip(reference, n, scale).copy()
             _paint_triangle(strip, point_colours[n], scale)
             put_strip(reference, n, scale, strip)
     return reference
+
+
+STACK_DIFFERENCE = 12.0
+"""Median colour distance of a strip's row from its sibling's beyond which checkers lie there."""
+STACK_MARGIN = 10.0
+"""Room (mm) kept past the last row that differs: the rim's shadow and a tilted camera's smear."""
+
+
+def _stack_reach(own: FloatImage, sibling: FloatImage, scale: float) -> int:
+    """Rows (from the point's base) that its checkers cover, found against an empty sibling:
+    up to the last row unlike the sibling's, with gaps shorter than a checker bridged."""
+    rows = np.median(colour_distance(own, sibling), axis=1)
+    differs = np.nonzero(rows > STACK_DIFFERENCE)[0]
+    if len(differs) == 0:
+        return 0
+    last = int(differs[0])
+    for row in differs[1:]:
+        if row - last > g.CHECKER_DIAMETER * scale:
+            break
+        last = int(row)
+    return min(len(rows), last + round(STACK_MARGIN * scale))
 
 
 def _paint_triangle(strip: FloatImage, colour: Lab, scale: float) -> None:

@@ -1,0 +1,130 @@
+"""The reader's rules for saying "unsure" instead of guessing, each on a small made-up case.
+
+These are the general causes of confident-but-wrong readings found on the simulator: a checker
+the colour of the board beneath it, a die missed, unsure counts that cancel out in the total of
+fifteen, a stray spot beside a die, a die leaning on nothing.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion import geometry as g
+from companion.vision import checkers, dice, reader, reference
+from companion.vision.reading import Counts, DieReading
+
+AXIS = checkers.AXIS_LENGTH
+
+
+def region(count: int, confidence: float = 1.0, *alternatives: int) -> checkers.RegionReading:
+    return checkers.RegionReading(count, confidence, alternatives=alternatives)
+
+
+def found_die(x: float, y: float, value: int = 4) -> dice.FoundDie:
+    reading = DieReading(value, True, g.half_of(x, y), (0.0, 0.0), 1.0)
+    return dice.FoundDie(reading, (x, y), g.DIE_SIZE, (x, y), 1.0, (x, y))
+
+
+def empty_points() -> list[checkers.RegionReading]:
+    return [region(0) for _ in range(24)]
+
+
+class TestCamouflage:
+    def test_a_bare_look_where_checkers_match_the_board_is_unsure(self) -> None:
+        hiding = np.ones(AXIS)  # black checkers on black points in dim light
+        doubted = checkers._doubt_camouflage(region(0), hiding, np.zeros(AXIS))
+        assert doubted.confidence < 0.5 and doubted.count == 0
+
+    def test_a_rim_seen_there_settles_it(self) -> None:
+        hiding = np.ones(AXIS)
+        kept = checkers._doubt_camouflage(region(2), hiding, np.ones(AXIS))
+        assert kept.confidence == 1.0
+
+    def test_a_board_unlike_the_checkers_needs_no_rim(self) -> None:
+        kept = checkers._doubt_camouflage(region(3), np.zeros(AXIS), np.zeros(AXIS))
+        assert kept.confidence == 1.0
+
+    def test_only_the_place_of_one_more_checker_matters(self) -> None:
+        hiding = np.zeros(AXIS)
+        hiding[: 3 * 36] = 1.0  # camouflage under the three checkers read, none beyond
+        kept = checkers._doubt_camouflage(region(3), hiding, np.zeros(AXIS))
+        assert kept.confidence == 1.0
+
+
+class TestSeams:
+    def test_one_checker_pays_for_a_seam_it_cannot_explain(self) -> None:
+        occupancy = checkers._expected_occupancy(2, "line")
+        seams = checkers._expected_seams(2, "line")
+        found, confidence, _ = checkers.count_stack(occupancy, seams)
+        assert found == 2 and confidence > 0.5
+
+    def test_every_point_at_once_matches_one_at_a_time(self) -> None:
+        rng = np.random.default_rng(3)
+        lightness = rng.uniform(20, 200, (24, AXIS))
+        together = checkers._seam_profile(lightness)
+        alone = checkers._seam_profile(lightness[5])
+        assert np.allclose(together[5], alone)
+
+
+class TestFifteen:
+    def test_a_lone_doubt_is_settled_by_the_total(self) -> None:
+        regions = empty_points()
+        regions[0] = region(15)
+        regions[23] = region(-14, 0.2, -15)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert settled[23].count == -15 and settled[23].confidence >= 0.5
+
+    def test_two_counts_changed_to_fit_are_not_trusted(self) -> None:
+        regions = empty_points()
+        regions[0] = region(14, 0.2, 15)
+        regions[23] = region(-14, 0.2, -15)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert settled[0].confidence < 0.5 and settled[23].confidence < 0.5
+
+    def test_many_doubts_are_left_unsure(self) -> None:
+        regions = empty_points()
+        regions[0] = region(10)
+        regions[23] = region(-10)
+        for index in (2, 4, 6, 8, 10):
+            regions[index] = region(1, 0.2)
+        for index in (13, 15, 17, 19, 21):
+            regions[index] = region(-1, 0.2)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert all(r.confidence < 0.5 for r in settled if abs(r.count) == 1)
+
+
+class TestDiceLeaning:
+    def test_a_die_in_the_open_leans_on_nothing(self) -> None:
+        die = found_die(120.0, g.PLAY_HEIGHT / 2)
+        assert reader.leans_on_nothing(die, empty_points(), Counts(0, 0), [die])
+
+    def test_a_die_beside_a_checker_may_lean_on_it(self) -> None:
+        x, y, _ = g.stack_centres(20, 1)[0]
+        die = found_die(x, y + g.CHECKER_DIAMETER / 2 + 10.0)
+        points = empty_points()
+        points[19] = region(1)
+        assert not reader.leans_on_nothing(die, points, Counts(0, 0), [die])
+
+    def test_a_die_by_the_wall_or_the_other_die_may_lean(self) -> None:
+        by_wall = found_die(8.0, g.PLAY_HEIGHT / 2)
+        assert not reader.leans_on_nothing(by_wall, empty_points(), Counts(0, 0), [by_wall])
+        one, two = found_die(120.0, 220.0), found_die(140.0, 220.0)
+        assert not reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, two])
+
+    def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
+        die = found_die(120.0, g.PLAY_HEIGHT / 2)
+        unsure = dice.FoundDie(
+            DieReading(4, False, "outer", (0.0, 0.0), 0.3), die.centre_mm, g.DIE_SIZE,
+            die.view_mm, 0.9, die.footprint_mm,
+        )  # fmt: skip
+        settled = reader.settle_free_dice([unsure], empty_points(), Counts(0, 0))
+        assert settled[0].reading.flat and settled[0].reading.confidence == 0.9
+
+
+class TestEmptyBoard:
+    def test_a_point_keeps_its_own_look_beyond_its_checkers(self) -> None:
+        sibling = np.full((220, 40, 3), (120.0, 128.0, 128.0), np.float32)
+        own = sibling + np.float32(3.0)  # the same board in slightly different shade
+        own[:72] = (40.0, 128.0, 128.0)  # two checkers from the base
+        reach = reference._stack_reach(own, sibling, 1.0)
+        assert 72 <= reach <= 72 + reference.STACK_MARGIN + 1
