@@ -139,8 +139,8 @@ def test_python_dash_m_companion_runs_the_same_program() -> None:
     assert result.stdout.startswith("illegal: both dice can be played")
 
 
-def test_demo_judges_the_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(capsys, "demo")
+def test_demo_rules_replay_judges_the_bundled_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "demo", "--rules")
     assert status == 0
     assert "illegal: a checker on the bar must enter before any other checker moves" in out
     assert "legal: no legal move with 5-5: the roll is forfeited" in out

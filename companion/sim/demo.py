@@ -79,6 +79,12 @@ from companion.sim.sequences import (
 )
 from companion.sim.styles import board_style
 
+FREE_GAP = 12.0
+"""Room (mm) the demo's dice keep from checkers: the players roll into open spaces, as most
+do, so that each settled roll is plain to see; the cocked die still leans on something."""
+COCKED_TILT = 35.0
+"""The demo's cocked die leans clearly (a die barely off flat is a matter for the camera's
+doubt, shown elsewhere, not for the story)."""
 DEFAULT_SEED = 2
 DEMO_LOOK: dict[str, object] = {
     "style": "tournament-red",
@@ -223,7 +229,17 @@ class _Demo:
         right = g.right_hand_half("white" if mover == "white" else "black", self.mirrored)
         left = g.right_hand_half("black" if mover == "white" else "white", self.mirrored)
         where = [left if index == wrong else right for index in range(2)]
-        specs = _settled_dice(self.rng, values, boards, where, self.stack, self.seed, cocked)
+        specs = _settled_dice(
+            self.rng,
+            values,
+            boards,
+            where,
+            self.stack,
+            self.seed,
+            cocked,
+            free_gap=FREE_GAP,
+            cocked_tilt=COCKED_TILT,
+        )
         rolling = tuple(replace(spec, rolling=True) for spec in specs)
         cup = self.cup_hand(mover, right)
         yield self.recorder.shoot(board=boards[0], dice=rolling, on_roll=mover, hand=cup)
@@ -308,7 +324,13 @@ class _Demo:
         ]
         specs = tuple(
             _settled_dice(
-                self.rng, [white, black], [board, wrong, after], halves, self.stack, self.seed
+                self.rng,
+                [white, black],
+                [board, wrong, after],
+                halves,
+                self.stack,
+                self.seed,
+                free_gap=FREE_GAP,
             )
         )
         rolling = tuple(replace(spec, rolling=True) for spec in specs)

@@ -122,27 +122,30 @@ def _inside(outline: FloatArray, rect: g.Rect) -> bool:
 
 
 class _Solver:
-    def __init__(self, checkers: list[CheckerPlacement], rng: np.random.Generator) -> None:
+    def __init__(
+        self, checkers: list[CheckerPlacement], rng: np.random.Generator, free_gap: float = GAP
+    ) -> None:
         self.checkers = checkers
         self.rng = rng
+        self.free_gap = free_gap
         self.obstacles: list[tuple[FloatArray, float]] = [
             (checker_polygon(c), top_height(c)) for c in checkers
         ]
         self.dice: list[dice.DiePose] = []
 
-    def clear(self, pose: dice.DiePose, ignore: int | None = None) -> bool:
+    def clear(self, pose: dice.DiePose, ignore: int | None = None, gap: float = GAP) -> bool:
         outline = pose.footprint()
         centre = outline.mean(axis=0)
-        reach = float(np.max(np.hypot(*(outline - centre).T))) + GAP + 1.0
+        reach = float(np.max(np.hypot(*(outline - centre).T))) + gap + 1.0
         for index, (polygon, _) in enumerate(self.obstacles):
             if index == ignore:
                 continue
             checker = self.checkers[index]
             if math.dist((checker.x, checker.y), centre) > reach + checker.radius + 1.0:
                 continue
-            if clearance(outline, polygon) < GAP:
+            if clearance(outline, polygon) < gap:
                 return False
-        return all(clearance(outline, other.footprint()) >= GAP for other in self.dice)
+        return all(clearance(outline, other.footprint()) >= gap for other in self.dice)
 
     def place(self, spec: DieSpec, where: Where) -> dice.DiePose:
         if spec.pose is not None:
@@ -195,7 +198,7 @@ class _Solver:
         x = float(rng.uniform(rect[0], rect[2]))
         y = float(rng.uniform(rect[1], rect[3]))
         pose = dice.flat_pose(spec.value, x, y, yaw, surface)
-        if _inside(pose.footprint(), rect) and self.clear(pose):
+        if _inside(pose.footprint(), rect) and self.clear(pose, gap=self.free_gap):
             return pose
         return None
 
@@ -310,7 +313,12 @@ def place_dice(
     checkers: list[CheckerPlacement],
     default_where: Where,
     rng: np.random.Generator,
+    free_gap: float = GAP,
 ) -> list[dice.DiePose]:
-    """Rests each die as its spec asks, clear of the checkers and of each other."""
-    solver = _Solver(checkers, rng)
+    """Rests each die as its spec asks, clear of the checkers and of each other.
+
+    ``free_gap`` (mm) is how far a die that is meant to lie free keeps from everything else;
+    a scripted scene may ask for more room than the few tenths of a millimetre by default.
+    """
+    solver = _Solver(checkers, rng, free_gap)
     return [solver.place(spec, spec.where or default_where) for spec in specs]

@@ -33,7 +33,7 @@ from companion.rules.moves import LegalPlay, generate_plays
 from companion.rules.position import Colour, Position
 from companion.sim import checkers as checker_model
 from companion.sim import occluders
-from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
+from companion.sim.layout import GAP, DieSpec, ImpossibleScene, place_dice
 from companion.sim.scene import Checkers, Frame, Scene, random_scene, render
 from companion.sim.styles import board_style
 
@@ -134,6 +134,8 @@ def _settled_dice(
     stack: g.StackStyle,
     jitter_seed: int,
     cocked: int | None = None,
+    free_gap: float = GAP,
+    cocked_tilt: float | None = None,
 ) -> list[DieSpec]:
     """Resting poses clear of the checkers of every board the dice will lie among.
 
@@ -141,7 +143,12 @@ def _settled_dice(
     the board after it; they then only keep clear of the board they land on.
     """
     specs = [
-        DieSpec(value, "cocked" if index == cocked else "flat", where[index])  # type: ignore[arg-type]
+        DieSpec(
+            value,
+            "cocked" if index == cocked else "flat",
+            where[index],  # type: ignore[arg-type]
+            tilt=cocked_tilt if index == cocked else None,
+        )
         for index, value in enumerate(values)
     ]
     for count in range(len(boards), 0, -1):
@@ -151,7 +158,7 @@ def _settled_dice(
                 board.points, board.bar, board.off, stack, jitter_seed
             )
         try:
-            poses = place_dice(specs, placed, "home", rng)
+            poses = place_dice(specs, placed, "home", rng, free_gap)
         except ImpossibleScene:
             if count == 1:
                 raise
