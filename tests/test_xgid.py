@@ -10,6 +10,7 @@ from companion.errors import InvalidFormat
 from companion.rules import position_id, xgid
 from companion.rules.position import BAR, OFF, Colour, Position
 from companion.rules.xgid import CubeOffer, XgidState
+from tests.test_position_id import positions
 
 OPENING = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
@@ -110,18 +111,6 @@ class TestMalformed:
         with pytest.raises(InvalidFormat, match=complaint) as raised:
             xgid.decode(text)
         assert "XGID=-b----E-C---eE---c-e----B-" in str(raised.value)
-
-
-@st.composite
-def positions(draw: st.DrawFn) -> Position:
-    mover = [0] * 26
-    for _ in range(15):
-        mover[draw(st.integers(0, BAR))] += 1
-    free = [OFF, BAR] + [q for q in range(1, 25) if not mover[25 - q]]
-    opponent = [0] * 26
-    for _ in range(15):
-        opponent[draw(st.sampled_from(free))] += 1
-    return Position(tuple(mover), tuple(opponent))
 
 
 @st.composite

@@ -20,6 +20,7 @@ from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from companion.errors import CompanionError, InvalidDice
+from companion.referee.events import Kind
 from companion.rules.position import AbsoluteBoard, Colour, Position
 
 logger = logging.getLogger(__name__)
@@ -40,21 +41,14 @@ class InvalidDisplayValue(CompanionError, ValueError):
     """A value no game can produce (a negative pip count, a score past 999) sent to a display."""
 
 
-class Status(StrEnum):
-    """The kind of a verdict; LED patterns and display colours key on it.
+Status = Kind
+"""The kind of a verdict; LED patterns and display colours key on it.
 
-    The values are the referee's verdict kinds, so ``Status(kind.value)`` converts one. WARNING
-    is something wrong at the table that is not an illegal play (a checker knocked over, a die
-    off the board).
-    """
-
-    LEGAL = "legal"
-    ILLEGAL = "illegal"
-    WAITING = "waiting"
-    REROLL = "reroll"
-    GAME_OVER = "game_over"
-    INFO = "info"
-    WARNING = "warning"
+It is the referee's own :class:`~companion.referee.events.Kind` (LEGAL, ILLEGAL, WAITING,
+REROLL, GAME_OVER, INFO, WARNING), so a display shows exactly what the referee decided; WARNING
+is something wrong at the table that is not an illegal play (a checker knocked over, a die off
+the board).
+"""
 
 
 @dataclass(frozen=True, slots=True)

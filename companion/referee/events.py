@@ -25,8 +25,8 @@ from companion.errors import InvalidFormat
 
 
 class Kind(StrEnum):
-    """The kind of a verdict; values match :class:`companion.displays.base.Status`, plus
-    ``warning`` for something wrong at the table that is not an illegal play."""
+    """The kind of a verdict (displays call it ``Status``); ``warning`` is for something wrong
+    at the table that is not an illegal play."""
 
     LEGAL = "legal"
     ILLEGAL = "illegal"
