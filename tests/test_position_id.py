@@ -145,3 +145,10 @@ def test_any_ten_bytes_decode_to_a_sound_board_or_a_clear_error(raw: bytes) -> N
     else:
         assert decoded.is_valid()
         assert position_id.encode(decoded) == text
+
+
+def test_an_id_with_both_sides_on_one_point_names_the_point_and_shows_a_valid_id() -> None:
+    with pytest.raises(InvalidFormat) as raised:
+        position_id.decode("AAEAAAEEAAAAAA")
+    assert "the 16-point" in str(raised.value)
+    assert "4HPwATDgc/ABMA" in str(raised.value)

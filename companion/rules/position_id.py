@@ -84,7 +84,7 @@ def decode(text: str) -> Position:
         return Position(tuple(sides[1]), tuple(sides[0]))
     except InvalidPosition as error:
         raise InvalidFormat(
-            f"Position ID {text.strip()!r} describes an impossible board: {error}"
+            f"Position ID {text.strip()!r} describes an impossible board: {error}; {_EXAMPLE}"
         ) from error
 
 
