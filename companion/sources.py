@@ -210,7 +210,7 @@ class VideoSource:
 
         self.name = f"video:{path}"
         if not os.path.isfile(path):
-            raise SourceError(f"no video file at {path}")
+            raise SourceError(f"no video file at {path}: check the path, e.g. video:game.mp4")
         self._video = cv2.VideoCapture(path)
         if not self._video.isOpened():
             raise SourceError(f"{path} cannot be read as a video (is it a video file?)")

@@ -131,6 +131,11 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
                     out.write(f"(button: {control})\n")
                     game.control(str(control), now, shot.index)
             game.handle(Frame(shot.index, now, image=shot.frame.image))
+    except KeyboardInterrupt:
+        # Ctrl-C stops the film, not the record: the journal is complete up to this moment.
+        journal.close()
+        out.write(f"\njournal: {journal.path}\nmatch record: {export_mat(journal.path)}\n")
+        raise
     finally:
         journal.close()
         displays.close()

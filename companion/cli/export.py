@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         Path(args.mat).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise JournalError(f"cannot write {args.mat}: {error.strerror or error}") from None
+        raise JournalError(
+            f"cannot write {args.mat}: {error.strerror or error}; choose a path in a folder you "
+            "can write to with --mat FILE"
+        ) from None
     games = text.count(" Game ")
     print(f"wrote {args.mat}: {games} game{'s' if games != 1 else ''}")
     return EXIT_OK

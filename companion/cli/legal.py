@@ -7,7 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
-from companion.cli import EXIT_BAD_INPUT, EXIT_OK
+from companion.cli import EXIT_BAD_INPUT, EXIT_DEVICE, EXIT_OK
 from companion.cli._common import (
     POSITION_HELP,
     add_dice_argument,
@@ -75,8 +75,12 @@ def run(args: argparse.Namespace) -> int:
             with open(args.batch, encoding="utf-8") as stream:
                 return run_batch(stream, sys.stdout)
         except OSError as error:
-            print(f"companion legal: cannot read {args.batch}: {error.strerror}", file=sys.stderr)
-            return EXIT_BAD_INPUT
+            print(
+                f"companion legal: cannot read {args.batch}: {error.strerror}; name a JSON Lines "
+                "file, or - to read standard input",
+                file=sys.stderr,
+            )
+            return EXIT_DEVICE
     if not args.position:
         print("companion legal: give a POSITION (e.g. 'opening') or --batch FILE", file=sys.stderr)
         return EXIT_BAD_INPUT

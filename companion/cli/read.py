@@ -44,11 +44,13 @@ def load_image(path: str) -> npt.NDArray[np.uint8]:
     if not location.exists():
         raise ImageFileError(f"no image at {location}: check the file name")
     if not location.is_file():
-        raise ImageFileError(f"{location} is not a file")
+        raise ImageFileError(f"{location} is not a file: name one PNG or JPEG frame")
     try:
         data = np.fromfile(location, dtype=np.uint8)
     except OSError as error:
-        raise ImageFileError(f"cannot read {location}: {error.strerror}") from error
+        raise ImageFileError(
+            f"cannot read {location}: {error.strerror}; check that the file is readable"
+        ) from error
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
     if image is None:
         raise NotAnImage(

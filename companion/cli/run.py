@@ -279,6 +279,12 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.match and (args.beavers or args.jacoby):
         raise BadArguments("--beavers and --jacoby are for money play: add --match 0")
+    if args.fps is not None and not args.fps > 0:
+        raise BadArguments(
+            f"--fps is frames per second, more than 0 (e.g. --fps 30), not {args.fps}"
+        )
+    if args.skip < 0:
+        raise BadArguments(f"--skip is a number of frames, 0 or more, not {args.skip}")
     kind = source_kind(args.source)
     reader = None
     mirrored = False
@@ -299,6 +305,13 @@ def run(args: argparse.Namespace) -> int:
         # Checked before anything is opened: a journal that cannot be replayed stops here.
         events = list(read_journal(args.resume).events)
         referee = Referee.resume(events, settings)
+        if referee.phase is Phase.MATCH_OVER:
+            match = referee.table.match
+            raise BadArguments(
+                f"the match in {args.resume} is over (white {match.white_score}, black "
+                f"{match.black_score}): nothing to continue; start a new match without --resume, "
+                f"or write its record with 'companion export {args.resume} --mat FILE'"
+            )
     else:
         referee = Referee(settings)
     # A recorded still state lasts long enough to pass the stability window, with a frame spare.

@@ -180,7 +180,10 @@ def from_events(events: Iterable[Event], date: str = "") -> MatchRecord:
             games.append(finished)
             current = None
     if record is None:
-        raise InvalidFormat("the journal holds no match_start event")
+        raise InvalidFormat(
+            "the journal holds no match_start event: name a journal (.jsonl) that 'companion run' "
+            "or 'companion demo' wrote"
+        )
     if current is not None and current.actions:
         games.append(current)
     return replace(record, games=tuple(games))

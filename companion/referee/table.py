@@ -212,7 +212,10 @@ def replay(events: Iterable[Event]) -> tuple[Table, list[Table]]:
             message = f"event {number} ({event.kind}) cannot be replayed: {error}"
             raise InvalidFormat(message) from None
     if table is None:
-        raise InvalidFormat("the journal holds no match_start event, so no game to continue")
+        raise InvalidFormat(
+            "the journal holds no match_start event, so no game to continue: name a journal "
+            "that 'companion run' wrote, or start a new match without --resume"
+        )
     return table, history
 
 

@@ -196,7 +196,10 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
             f"no profile at {location}; make one with 'companion calibrate IMAGE -o {location}'"
         ) from error
     except OSError as error:
-        raise ProfileFileError(f"cannot read the profile {location}: {error.strerror}") from error
+        raise ProfileFileError(
+            f"cannot read the profile {location}: {error.strerror}; name the .json file that "
+            "'companion calibrate' wrote"
+        ) from error
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -215,7 +218,10 @@ def save_profile(profile: Profile, path: str | os.PathLike[str]) -> None:
         temporary.write_text(json.dumps(profile.to_json(), indent=2) + "\n", encoding="utf-8")
         temporary.replace(location)
     except OSError as error:
-        raise ProfileFileError(f"cannot write the profile {location}: {error.strerror}") from error
+        raise ProfileFileError(
+            f"cannot write the profile {location}: {error.strerror}; choose a path in a folder "
+            "you can write to with -o FILE"
+        ) from error
 
 
 def _lab(value: object, name: str) -> Lab:
