@@ -57,15 +57,18 @@ SURE_FACE = 0.45
 """Separation at which a face counts as read with full confidence."""
 SIDE_TOLERANCE = 1.5
 """How far (mm) a side pip may lie beyond where a flat die's side could show one."""
-SQUARE_FACE = 0.87
-"""A top face whose pip grid is squashed below this ratio is tilted: the die is cocked."""
+SQUARE_FACE = 0.905
+"""A top face whose pip grid is squashed below this ratio is tilted: the die is cocked. (The
+ratio of the grid's two stretches: flat dice measured 0.93 and above on the simulator, dice
+leaning 15-35 degrees about cos(tilt), often less.)"""
+SQUASH_MM = 80.0
+"""Millimetres of side-face evidence one unit of squashing counts as: a face squashed to
+0.87 or below (a die leaning 30 degrees or more) makes the die surely cocked by itself."""
 SIDE_SHOWN = 0.85
 """Side pips lie at most this share of a side's visible width beyond the top edge."""
 SIDE_PIP_LIKENESS = 0.5
 UNSURE_REST = 0.3
 """Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
-SQUARE_DOUBT = 0.08
-"""A face this much squarer than :data:`SQUARE_FACE` makes side spots alone unsure evidence."""
 SIDE_MARGIN = 1.5
 """Within this many mm of the flat/cocked line a die's rest is called unsure."""
 """A spot beside the face counts as a side pip when at least this share of the strongest."""
@@ -449,7 +452,7 @@ def find_dice(
         predicted = _predicted_sides(camera, face_mm, face, surface)
         # how far past what a flat die could show: > 0 says cocked, < 0 flat, near 0 unsure
         excess = max(
-            [(SQUARE_FACE - face.aspect) * 40.0]
+            [(SQUARE_FACE - face.aspect) * SQUASH_MM]
             + [
                 beyond - (predicted[side] * SIDE_SHOWN + SIDE_TOLERANCE)
                 for side, beyond in _side_spots(spots_px, face, PATCH_PX_PER_MM)
@@ -460,9 +463,9 @@ def find_dice(
         if not flat:
             # calling a roll off is as wrong as letting a cocked die stand: be as sure
             sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
-            if face.aspect >= SQUARE_FACE + SQUARE_DOUBT:
+            if face.aspect >= SQUARE_FACE:
                 # a spot far beside a square face may be anything (a point's edge, a rim):
-                # a die cocked that far would show its top squashed
+                # side spots are sure evidence only beside a top that shows squashed too
                 sureness = min(sureness, UNSURE_REST)
         elif not on_checker:
             # a die can only be cocked against something: a free-standing die lies flat; one

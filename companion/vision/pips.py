@@ -185,8 +185,8 @@ class GridFit:
     strength: float
     """The weakest pip's contrast over the strongest spot left out inside the face."""
     aspect: float = 1.0
-    """The pip spacing across over the spacing down, the smaller over the larger: 1 on a face
-    seen square-on, less on a face tilted away (a cocked die's top)."""
+    """How square the pip grid shows (:func:`_squareness`): 1 on a face seen square-on,
+    about cos(tilt) on a face tilted away (a cocked die's top), whichever way it tilts."""
 
 
 def find_spots(
@@ -244,12 +244,27 @@ def _valid_cells() -> set[frozenset[tuple[int, int]]]:
 VALID_CELLS = _valid_cells()
 
 
-def _spacing(positions: npt.NDArray[np.float64], cells: npt.NDArray[np.float64]) -> float:
-    """Least-squares pip spacing (in steps) along one axis; 0 when the pips do not spread."""
-    spread = float(np.sum((cells - cells.mean()) ** 2))
-    if spread < 1e-6:
-        return 0.0
-    return float(np.sum((positions - positions.mean()) * (cells - cells.mean())) / spread)
+def _squareness(
+    u: npt.NDArray[np.float64],
+    v: npt.NDArray[np.float64],
+    across: npt.NDArray[np.float64],
+    down: npt.NDArray[np.float64],
+) -> float:
+    """How square the pip grid shows: the least over the greatest stretch of the affine map
+    from grid cells to where the pips lie (1 square-on, cos(tilt) for a tilted face).
+
+    A face tilted along its own axes shows a rectangle, one tilted along a diagonal (a die
+    leaning on a checker by its corner) a rhombus whose pip rows stay evenly spaced: only the
+    map's two stretches (its singular values) tell both apart from a square. 1 (no evidence
+    of a tilt) when the pips do not spread in two directions.
+    """
+    cells = np.column_stack([across - across.mean(), down - down.mean()])
+    seen = np.column_stack([u - u.mean(), v - v.mean()])
+    if np.linalg.matrix_rank(cells, tol=1e-6) < 2:
+        return 1.0
+    mapping, *_ = np.linalg.lstsq(cells, seen, rcond=None)
+    stretches = np.linalg.svd(mapping, compute_uv=False)
+    return float(stretches[-1] / max(stretches[0], 1e-6))
 
 
 def fit_grid(
@@ -340,13 +355,11 @@ def fit_grid(
             if key > best_key:
                 best_key = key
                 a_cells, b_cells = ru[index][members], rv[index][members]
-                across = _spacing(u[index][members], a_cells)
-                down = _spacing(v[index][members], b_cells)
                 # twos and threes lie on one diagonal: their turn, and so their aspect, is
                 # not pinned down by the pips alone
                 aspect = (
-                    min(across, down) / max(across, down, 1e-6)
-                    if across and down and len(found) >= 4
+                    _squareness(u[index][members], v[index][members], a_cells, b_cells)
+                    if len(found) >= 4
                     else 1.0
                 )
                 best = GridFit(
