@@ -36,6 +36,7 @@ def test_the_demo_announces_each_verdict_as_it_happens(demo: tuple[str, Path]) -
         "[WAIT]      white starts with 4-2",
         "[ILLEGAL]   illegal: the move used 5 pips but the dice show 4-2",
         "[LEGAL]     white plays 8/4 6/4",
+        "[REROLL]    re-roll: cocked",
         "[INFO]      takeback: white's 24/23 24/22 is taken back",
         "[WAIT]      black doubles to 2",
         "[INFO]      white takes: the cube is at 2, white owns it",
