@@ -109,7 +109,7 @@ CASES: list[tuple[list[str], int, list[str]]] = [
     (["calibrate", "frames/frame_000000.png", "-o", "afile/p.json"], 3, ["cannot write", "-o"]),
     (["calibrate", "frames/frame_000000.png", "-o", "/proc/x/p.json"], 3, ["cannot write", "-o"]),
     (["calibrate", "frames/frame_000000.png", "-o", "folder"], 3, ["cannot write", "-o"]),
-    (["calibrate", "--source", "camera:7", "-o", "p.json"], 3, ["camera 7", "connected"]),
+    (["calibrate", "--source", "camera:7", "-o", "p.json"], 3, ["camera 7", "plugged in"]),
     (["calibrate"], 2, ["give an IMAGE or --source"]),
     # render
     (["render", "opening", "--dice", "6", "3", "-o", "afile/x"], 3, ["cannot create", "afile"]),
@@ -207,7 +207,14 @@ def _companion(argv: list[str], cwd: Path) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # A test run started in the background inherits "ignore Ctrl-C"; a user's terminal
+        # does not, so the program under test gets the terminal's default back.
+        preexec_fn=_default_ctrl_c,
     )
+
+
+def _default_ctrl_c() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.parametrize(

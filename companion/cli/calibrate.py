@@ -61,23 +61,26 @@ def parse_corners(text: str) -> list[tuple[float, float]]:
 
 
 def grab_frame(source: str) -> npt.NDArray[np.uint8]:
-    """One frame from ``camera:N`` (OpenCV's camera N)."""
+    """One frame from ``camera:N``, through the same camera source a live game uses."""
     kind, _, index = source.partition(":")
     if kind != "camera" or not index.isdigit():
         raise BadArgument(f"--source {source!r}: say camera:0 (or another camera number)")
-    import cv2
+    from companion.sources import CameraSource, SourceError
 
-    capture = cv2.VideoCapture(int(index))
     try:
-        if not capture.isOpened():
-            raise CameraUnavailable(f"camera {index} cannot be opened: is it connected?")
-        for _ in range(5):  # let the exposure settle
-            ok, frame = capture.read()
-        if not ok or frame is None:
-            raise CameraUnavailable(f"camera {index} gave no frame")
+        camera = CameraSource(int(index), give_up_after=0.0)
+    except SourceError as error:
+        raise CameraUnavailable(str(error)) from None
+    try:
+        # A few frames let the exposure settle before the one that is kept.
+        for frame in camera.frames():
+            if frame.index >= 4 and frame.image is not None:
+                return np.asarray(frame.image, dtype=np.uint8)
+    except SourceError as error:
+        raise CameraUnavailable(f"camera {index} gave no frame: {error}") from None
     finally:
-        capture.release()
-    return np.asarray(frame, dtype=np.uint8)
+        camera.close()
+    raise CameraUnavailable(f"camera {index} gave no frame")
 
 
 def register(subparsers: Any) -> None:
