@@ -10,11 +10,11 @@ the ``.mat`` match record are written. ``--rules`` instead replays a recorded ga
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import Any, TextIO
@@ -122,7 +122,7 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
         game = LiveGame(referee, journal, displays, reader, out)
         game.record(referee.start_match(3, ("Alice", "Bob"), now=0.0))
         frames = 0
-        for shot in _with_first(first, film):
+        for shot in itertools.chain([first], film):
             frames += 1
             now = shot.index * FRAME_INTERVAL
             for event in shot.events:
@@ -149,11 +149,6 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
         f"{record}\n"
     )
     return EXIT_OK
-
-
-def _with_first(first: Any, rest: Iterator[Any]) -> Iterator[Any]:
-    yield first
-    yield from rest
 
 
 def load_turns() -> list[dict[str, Any]]:
