@@ -651,3 +651,24 @@ def replace_point(board: AbsoluteBoard, point: int, value: int) -> AbsoluteBoard
     points = list(board.points)
     points[point - 1] = value
     return AbsoluteBoard(tuple(points), board.bar, board.off)
+
+
+def test_a_wrong_side_roll_after_a_finished_play_ends_the_turn_and_is_void() -> None:
+    """The camera missed the pickup; black's next roll lands in white's half with new numbers."""
+    table = started(WHITE, (3, 1))
+    after = after_play(Position.opening(), (3, 1), "8/5 6/5")
+    table.show(after, WHITE, table.dice)
+    step = table.show(after, WHITE, [die(6, "home"), die(4, "home")])
+    assert [e.kind for e in step.events][:1] == ["move"]
+    assert step.events[0].data["play"] == "8/5 6/5"
+    assert table.referee.table.on_roll is BLACK
+    assert any(v.kind is Kind.REROLL and "wrong side" in v.headline for v in step.verdicts)
+
+
+def test_the_same_numbers_moved_after_a_play_are_still_the_rollers_dice() -> None:
+    table = started(WHITE, (3, 1))
+    after = after_play(Position.opening(), (3, 1), "8/5 6/5")
+    table.show(after, WHITE, table.dice)
+    step = table.show(after, WHITE, [die(3, "home"), die(1, "outer")])
+    assert not step.events
+    assert table.referee.table.on_roll is WHITE

@@ -377,7 +377,19 @@ class Referee:
         key = dice_key(reading)
         theirs = right_hand_half(roller.opponent.value, self.settings.mirrored)
         new_roll = len(reading.dice) == 2 and all(d.half == theirs for d in reading.dice)
+        # Other numbers after a finished play are the opponent's roll even where it landed on
+        # the wrong side, when the camera missed the dice being picked up in between.
+        other_numbers = len(reading.dice) == 2 and sorted(d.value for d in reading.dice) != sorted(
+            dice
+        )
         if len(reading.dice) >= 2 and key != table.roll_seen:
+            if not new_roll and other_numbers and self._pending is None:
+                self._pending = self._plays_now().get(raw_board(reading, roller))
+            if not new_roll and other_numbers and self._pending is not None:
+                self._commit(out)
+                if self.table.phase is Phase.ROLLING:
+                    self._stable(reading, out)
+                return
             if new_roll:
                 # The opponent rolled: the roller's turn ended with the play on the board.
                 if self._pending is None:
