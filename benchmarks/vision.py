@@ -83,29 +83,6 @@ BOARD_FRAMES = [
 ]
 
 
-def random_position(rng: np.random.Generator) -> Checkers:
-    """Fifteen checkers a side on random points, sometimes some on the bar or borne off."""
-    points = [0] * 24
-    bar = {"white": 0, "black": 0}
-    off = {"white": 0, "black": 0}
-    for sign, colour in ((1, "white"), (-1, "black")):
-        left = 15
-        if rng.uniform() < 0.2:
-            bar[colour] = int(rng.integers(1, 3))
-            left -= bar[colour]
-        if rng.uniform() < 0.2:
-            off[colour] = int(rng.integers(1, 9))
-            left -= off[colour]
-        while left:
-            point = int(rng.integers(0, 24))
-            count = int(min(left, rng.integers(1, 6)))
-            if points[point] * sign < 0 or abs(points[point]) + count > 8:
-                continue
-            points[point] += sign * count
-            left -= count
-    return Checkers(tuple(points), bar, off)
-
-
 def same_board(reading: object, truth: dict[str, object]) -> bool:
     return (
         list(reading.points) == truth["points"]  # type: ignore[attr-defined]
@@ -162,7 +139,7 @@ def simulator(frames: int) -> None:
         elif kind == "hand":
             hand = "over"
         try:
-            scene = random_scene(seed, random_position(rng), dice=dice, on_roll="white", hand=hand)
+            scene = random_scene(seed, Checkers.random(rng), dice=dice, on_roll="white", hand=hand)
             frame = render(scene)
         except InvalidScene:
             continue

@@ -96,17 +96,9 @@ class TestNeverConfidentlyWrong:
         rng = np.random.default_rng(5)
         readable = 0
         for seed in (101, 102, 103, 104, 105, 106):
-            values = [0] * 24
-            for sign in (1, -1):
-                left = 15
-                while left:
-                    point = int(rng.integers(0, 24))
-                    count = int(min(left, rng.integers(1, 5)))
-                    if values[point] * sign < 0 or abs(values[point]) + count > 6:
-                        continue
-                    values[point] += sign * count
-                    left -= count
-            checkers = Checkers(tuple(values), {"white": 0, "black": 0}, {"white": 0, "black": 0})
+            checkers = Checkers.random(
+                rng, bar_chance=0, off_chance=0, largest_group=4, tallest_stack=6
+            )
             scene = random_scene(seed, checkers, k1=0.0)
             frame = render(scene)
             opening = render(random_scene(seed, Position.opening().to_absolute("white"), k1=0.0))

@@ -97,6 +97,41 @@ class Checkers:
             raise InvalidScene("; ".join(defects))
         return cls(points, bar, off)
 
+    @classmethod
+    def random(
+        cls,
+        rng: np.random.Generator,
+        *,
+        bar_chance: float = 0.2,
+        off_chance: float = 0.2,
+        largest_group: int = 5,
+        tallest_stack: int = 8,
+    ) -> Checkers:
+        """Fifteen checkers a side dropped in groups on random points, some on the bar or off.
+
+        Evaluation sets and tests need many unlike boards; a game's positions are too alike.
+        With a chance of 0 no number is drawn for it, so a sequence of draws stays as it was.
+        """
+        points = [0] * 24
+        bar = {"white": 0, "black": 0}
+        off = {"white": 0, "black": 0}
+        for sign, colour in ((1, "white"), (-1, "black")):
+            left = 15
+            if bar_chance and rng.uniform() < bar_chance:
+                bar[colour] = int(rng.integers(1, 3))
+                left -= bar[colour]
+            if off_chance and rng.uniform() < off_chance:
+                off[colour] = int(rng.integers(1, 9))
+                left -= off[colour]
+            while left:
+                point = int(rng.integers(0, 24))
+                count = min(left, int(rng.integers(1, largest_group + 1)))
+                if points[point] * sign < 0 or abs(points[point]) + count > tallest_stack:
+                    continue
+                points[point] += sign * count
+                left -= count
+        return cls(tuple(points), bar, off)
+
     def to_json(self) -> dict[str, object]:
         return {"points": list(self.points), "bar": dict(self.bar), "off": dict(self.off)}
 
