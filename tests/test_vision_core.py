@@ -11,14 +11,17 @@ import pytest
 
 from companion import geometry as g
 from companion.errors import InvalidFormat
-from companion.vision import checkers, pips
+from companion.vision import checkers, pips, reader
 from companion.vision.plane import (
+    VIEW_LEFT,
+    VIEW_TOP,
     WHITE_HOMES,
     CameraModel,
     homography,
     is_mirrored,
     order_clockwise,
     to_plane,
+    view_size,
 )
 from companion.vision.profile import (
     Colours,
@@ -248,3 +251,55 @@ class TestStackCounting:
         occupancy = np.full(checkers.AXIS_LENGTH, 0.45)
         _, confidence, _ = checkers.count_stack(occupancy, np.zeros(checkers.AXIS_LENGTH))
         assert confidence < 0.5
+
+
+class TestStripSynthesis:
+    """Counting by the whole strip: a checker is judged where it would differ from the board."""
+
+    @staticmethod
+    def strips(count: int, visible: float) -> tuple[np.ndarray, np.ndarray]:
+        masks = checkers._strip_hypotheses()
+        counts = checkers._hypotheses()[0]
+        row = masks[int(np.flatnonzero(counts == count)[0])]
+        visibility = np.full((2, 24, masks.shape[1]), visible)
+        foreground = np.tile(row * visible, (24, 1))
+        return foreground, visibility
+
+    @pytest.mark.parametrize("count", [0, 1, 3, 5])
+    def test_the_drawn_count_explains_its_strip_best(self, count: int) -> None:
+        foreground, visibility = self.strips(count, 1.0)
+        errors = checkers.synthesis_errors(foreground, visibility)
+        counts = checkers._hypotheses()[0]
+        assert counts[int(np.argmin(errors[0]))] == count
+
+    def test_checkers_that_cannot_show_leave_every_count_equal(self) -> None:
+        # a black checker on a black point shows no change; no count may win by it
+        foreground, visibility = self.strips(3, 0.0)
+        errors = checkers.synthesis_errors(foreground, visibility)
+        assert np.ptp(errors[0]) < 1e-9
+
+    def test_dice_hide_what_they_cover(self) -> None:
+        foreground, visibility = self.strips(2, 1.0)
+        errors = checkers.synthesis_errors(foreground, visibility, np.ones_like(foreground))
+        assert np.allclose(errors[0], errors[0][0])
+
+
+class TestRegionNames:
+    @pytest.mark.parametrize(
+        ("x", "y", "name"),
+        [
+            (g.PLAY_WIDTH - 20.0, g.PLAY_HEIGHT - 30.0, "point 1"),
+            (20.0, g.PLAY_HEIGHT - 30.0, "point 12"),
+            (20.0, 30.0, "point 13"),
+            (g.PLAY_WIDTH - 20.0, 30.0, "point 24"),
+            ((g.BAR_LEFT + g.BAR_RIGHT) / 2, 100.0, "the bar"),
+            (g.PLAY_WIDTH + 30.0, 100.0, "the trays"),
+            (-20.0, 100.0, "the board"),
+        ],
+    )
+    def test_a_spot_is_named_as_players_name_it(self, x: float, y: float, name: str) -> None:
+        scale = 1.0
+        width, height = view_size(scale)
+        mask = np.zeros((height, width), bool)
+        mask[round(y - VIEW_TOP), round(x - VIEW_LEFT)] = True
+        assert reader._names_under(mask, scale) == {name}

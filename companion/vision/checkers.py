@@ -12,11 +12,11 @@ is reported as unsure instead of guessed.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -118,6 +118,89 @@ def _seam_profile(lightness: FloatArray) -> FloatArray:
     return seams.reshape(np.shape(lightness))
 
 
+OCCUPANCY_WEIGHT = 1.0
+SYNTHESIS_WEIGHT = 1.0
+STRIP_STEP = 2.0
+"""Sampling step (mm) of a point's strip for :func:`synthesis_errors`."""
+STRIP_HALF = 19.0
+"""Half-width (mm) of a point's strip: the whole checker, short of the neighbours' checkers."""
+
+
+@lru_cache(maxsize=8)
+def _strip_indices(
+    scale: float, shape: tuple[int, int]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """View rows and columns of every point's strip sampled every :data:`STRIP_STEP` mm:
+    arrays (24, samples along x samples across)."""
+    along = np.arange(0.0, AXIS_LENGTH, STRIP_STEP) + STRIP_STEP / 2
+    across = np.arange(-STRIP_HALF, STRIP_HALF, STRIP_STEP) + STRIP_STEP / 2
+    rows = np.empty((24, len(along) * len(across)), np.intp)
+    cols = np.empty_like(rows)
+    for index in range(24):
+        shape_n = g.point_shape(index + 1)
+        y = shape_n.base_y + shape_n.direction * along
+        x = shape_n.base_x + across
+        rows[index] = np.round((np.repeat(y, len(across)) - VIEW_TOP) * scale).astype(np.intp)
+        cols[index] = np.round((np.tile(x, len(along)) - VIEW_LEFT) * scale).astype(np.intp)
+    np.clip(rows, 0, shape[0] - 1, out=rows)
+    np.clip(cols, 0, shape[1] - 1, out=cols)
+    return rows, cols
+
+
+@lru_cache(maxsize=1)
+def _strip_hypotheses() -> FloatArray:
+    """Where each hypothesis of :func:`_hypotheses` puts checkers on a strip (rows, in the
+    same order; soft-edged discs, 1 inside)."""
+    along = np.arange(0.0, AXIS_LENGTH, STRIP_STEP) + STRIP_STEP / 2
+    across = np.arange(-STRIP_HALF, STRIP_HALF, STRIP_STEP) + STRIP_STEP / 2
+    radius = g.CHECKER_DIAMETER / 2
+    masks = []
+    for style in ("line", "layers"):
+        for count in range(MAX_STACK + 1):
+            if style == "layers" and count <= 5:
+                continue
+            mask = np.zeros((len(along), len(across)))
+            for _, y, _ in g.stack_centres(13, count, style):
+                distance = np.hypot(along[:, None] - y, across[None, :])
+                mask = np.maximum(mask, np.clip((radius + 1.0 - distance) / 2.0, 0.0, 1.0))
+            masks.append(mask.ravel())
+    return np.array(masks)
+
+
+def strip_samples(image: FloatImage, scale: float) -> FloatArray:
+    """``image`` (one channel or L*a*b*) sampled over every point's strip: (24, samples[, 3])."""
+    rows, cols = _strip_indices(scale, image.shape[:2])
+    tables = (cols.astype(np.float32), rows.astype(np.float32))
+    channels = image.shape[2:] if image.ndim == 3 else ()
+    samples: FloatArray = gather(image, tables).reshape(24, -1, *channels).astype(np.float64)
+    return samples
+
+
+def synthesis_errors(
+    foreground: FloatArray, visibility: FloatArray, ignore: FloatArray | None = None
+) -> FloatArray:
+    """How badly every hypothesis explains every point: (24, hypotheses), per mm of axis.
+
+    Analysis by synthesis over the whole strip, not a narrow band: a hypothesis predicts
+    change from the empty board inside its checkers *where a checker would show* there
+    (``visibility``: (2, 24, samples), per colour, from :func:`visibility_of`) and none
+    elsewhere. A black checker on a black point is then judged by the field it overlaps beside
+    the narrowing triangle; where it would not show at all, every count predicts the same and
+    none gains a margin. ``foreground`` and ``ignore`` (dice) are :func:`strip_samples`.
+    """
+    masks = _strip_hypotheses()
+    # a hypothesis's error is the change seen outside its checkers plus the misfit inside
+    # them: the same sum as "all change seen" plus a gain over its checkers (one product)
+    gain = np.abs(foreground[None] - visibility) - foreground[None]
+    if ignore is not None:
+        gain = gain * (1.0 - ignore[None])
+    # einsum, not matmul: a BLAS thread pool fights the camera loop for the cores
+    inside = np.einsum("cps,hs->cph", gain, masks, optimize=False)
+    errors = foreground.sum(axis=1)[None, :, None] + inside
+    best: FloatArray = np.min(errors, axis=0) * STRIP_STEP / (2 * STRIP_HALF)
+    return best / AXIS_LENGTH
+
+
 RING_STRONG = 7.0
 """Edge strength (L units per px) of a plainly visible checker rim not on the empty board."""
 _RING_ANGLES = np.radians(np.arange(0, 360, 20))
@@ -139,34 +222,66 @@ def _hypotheses() -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
     return np.array(counts), np.array(occupancy), np.array(seams)
 
 
-def count_stack(occupancy: FloatArray, seams: FloatArray) -> tuple[int, float, tuple[int, ...]]:
-    """Best count for an axis profile, the margin to the best other count (0-1), and the
-    other counts nearly as good (best first)."""
+@lru_cache(maxsize=1)
+def _columns_by_count() -> tuple[npt.NDArray[np.intp], ...]:
+    """For each count 0-15, the columns of :func:`_hypotheses` that hold it (both styles)."""
+    counts = _hypotheses()[0]
+    return tuple(np.flatnonzero(counts == count) for count in range(MAX_STACK + 1))
+
+
+def count_stacks(
+    occupancy: FloatArray, seams: FloatArray, synthesis: FloatArray | None = None
+) -> list[tuple[int, float, tuple[int, ...]]]:
+    """:func:`count_stack` for many axis profiles at once (rows), every hypothesis of every
+    point compared in one pass."""
     counts, expected, wanted = _hypotheses()
-    errors = np.mean(np.abs(occupancy[None, :] - expected), axis=1)
+    errors = OCCUPANCY_WEIGHT * np.mean(np.abs(occupancy[:, None, :] - expected[None]), axis=2)
+    if synthesis is not None:
+        errors = errors + SYNTHESIS_WEIGHT * synthesis
     # every count is judged on the same stretch (where the frame shows something), so that a
     # short count does not escape the seams it leaves unexplained
-    shown = occupancy > 0.3
-    seam_errors = np.mean(np.abs(seams[None, :] - wanted) * shown[None, :], axis=1)
-    errors = errors + SEAM_WEIGHT * seam_errors
-    errors = errors + TALL_STACK_COST * np.maximum(counts - 5, 0)
-    best: dict[int, float] = {}
-    for count, error in zip(counts.tolist(), errors.tolist(), strict=True):
-        best[count] = min(best.get(count, math.inf), error)
-    ranked = sorted(best.items(), key=lambda item: item[1])
-    (count, error), (_, runner_up) = ranked[0], ranked[1]
-    margin = runner_up - error
-    # a clear frame shows each part of the axis plainly covered or plainly bare; much that is
-    # neither (a checker that looks like the board beneath it, shade, glare) is a guess;
-    # judged where it matters: along the stack found and one checker beyond it
-    reach = min(AXIS_LENGTH, int(np.count_nonzero(_expected_occupancy(count, "line"))) + 36)
-    near = occupancy[:reach]
-    unclear = float(np.mean((near > UNCLEAR[0]) & (near < UNCLEAR[1])))
-    confidence = float(np.clip(margin / 0.06, 0.0, 1.0)) * float(
-        np.clip(1.0 - (unclear - 0.1) / 0.2, 0.0, 1.0)
+    shown = (occupancy > 0.3)[:, None, :]
+    seam_errors = np.mean(np.abs(seams[:, None, :] - wanted[None]) * shown, axis=2)
+    errors = errors + SEAM_WEIGHT * seam_errors + TALL_STACK_COST * np.maximum(counts - 5, 0)
+    # each count's best style
+    by_count = np.stack([errors[:, columns].min(axis=1) for columns in _columns_by_count()], 1)
+    order = np.argsort(by_count, axis=1, kind="stable")
+    results = []
+    for row, ranked in enumerate(order.tolist()):
+        count, error = ranked[0], float(by_count[row, ranked[0]])
+        margin = float(by_count[row, ranked[1]]) - error
+        # a clear frame shows each part of the axis plainly covered or plainly bare; much
+        # that is neither (a checker that looks like the board beneath it, shade, glare) is a
+        # guess; judged where it matters: along the stack found and one checker beyond it
+        reach = min(AXIS_LENGTH, _line_extent(count) + 36)
+        near = occupancy[row, :reach]
+        unclear = float(np.mean((near > UNCLEAR[0]) & (near < UNCLEAR[1])))
+        confidence = float(np.clip(margin / 0.06, 0.0, 1.0)) * float(
+            np.clip(1.0 - (unclear - 0.1) / 0.2, 0.0, 1.0)
+        )
+        close = tuple(
+            n for n in ranked[1:4] if float(by_count[row, n]) - error < ALTERNATIVE_MARGIN
+        )
+        results.append((count, confidence, close))
+    return results
+
+
+def count_stack(
+    occupancy: FloatArray, seams: FloatArray, synthesis: FloatArray | None = None
+) -> tuple[int, float, tuple[int, ...]]:
+    """Best count for an axis profile, the margin to the best other count (0-1), and the
+    other counts nearly as good (best first). ``synthesis`` is the point's row of
+    :func:`synthesis_errors`, when the frame's strips were compared with every hypothesis."""
+    rows = count_stacks(
+        occupancy[None], seams[None], None if synthesis is None else synthesis[None]
     )
-    close = tuple(n for n, e in ranked[1:4] if e - error < ALTERNATIVE_MARGIN)
-    return count, confidence, close
+    return rows[0]
+
+
+@lru_cache(maxsize=MAX_STACK + 1)
+def _line_extent(count: int) -> int:
+    """How far (mm) along the axis ``count`` checkers in one line reach."""
+    return int(np.count_nonzero(_expected_occupancy(count, "line")))
 
 
 @lru_cache(maxsize=8)
@@ -217,19 +332,50 @@ def _ring_indices(
     return rows, cols, np.minimum(chord, BAND_HALF) / BAND_HALF
 
 
+@lru_cache(maxsize=8)
+def _band_maps(
+    scale: float, half_width: float, shape: tuple[int, int]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """:func:`_band_indices` as OpenCV remap tables: (24 x mm along the axis, across)."""
+    rows, cols = _band_indices(scale, half_width, shape)
+    width = rows.shape[2]
+    return cols.reshape(-1, width).astype(np.float32), rows.reshape(-1, width).astype(np.float32)
+
+
+def gather(image: FloatImage, maps: tuple[npt.NDArray[np.float32], ...]) -> FloatImage:
+    """``image`` (one or more channels) sampled at remap tables: one C pass instead of
+    numpy's fancy indexing, which costs several times as much on every frame."""
+    source = np.ascontiguousarray(image, dtype=np.float32)
+    gathered = cv2.remap(source, maps[0], maps[1], cv2.INTER_NEAREST)
+    return np.asarray(gathered, dtype=np.float32)
+
+
 def axis_profiles(image: FloatImage, scale: float, half_width: float) -> FloatArray:
-    """Mean of ``image`` across every point's band, per mm from its base: (24, 220)."""
-    rows, cols = _band_indices(scale, half_width, image.shape[:2])
-    profiles: FloatArray = image[rows, cols].mean(axis=2).astype(np.float64)
+    """Mean of ``image`` across every point's band, per mm from its base: (24, 220[, C])."""
+    maps = _band_maps(scale, half_width, image.shape[:2])
+    means = cv2.reduce(gather(image, maps), 1, cv2.REDUCE_AVG)
+    channels = image.shape[2:] if image.ndim == 3 else ()
+    profiles: FloatArray = means.reshape(24, -1, *channels).astype(np.float64)
     return profiles
+
+
+@lru_cache(maxsize=8)
+def _ring_maps(
+    scale: float, shape: tuple[int, int]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """:func:`_ring_indices` as remap tables (one row per point, radius and centre)."""
+    rows, cols, _cover = _ring_indices(scale, shape)
+    width = rows.shape[-1]
+    return cols.reshape(-1, width).astype(np.float32), rows.reshape(-1, width).astype(np.float32)
 
 
 def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> FloatArray:
     """How surely a checker's rim shows round every mm of every point's axis: (24, 220).
 
     ``contrast`` scales what counts as a plain rim with the light (:func:`rim_contrast`)."""
-    rows, cols, cover = _ring_indices(scale, edges.shape[:2])
-    ring = np.median(edges[rows, cols].max(axis=1), axis=2)  # (24, centres)
+    rows, _cols, cover = _ring_indices(scale, edges.shape[:2])
+    tables = _ring_maps(scale, edges.shape[:2])
+    ring = np.median(gather(edges, tables).reshape(rows.shape).max(axis=1), axis=2)
     # a checker's rim shows on rings a step or two off its centre as well; a ring strong at
     # one centre alone is a straight edge (the frame, a triangle) crossing a few of its angles
     padded = np.pad(ring, ((0, 0), (1, 1)), mode="edge")
@@ -260,34 +406,75 @@ TYPICAL_LINES = 45.0
 RIM_CONTRAST_RANGE = (0.4, 1.0)
 
 
+@dataclass(frozen=True, slots=True)
+class PointEvidence:
+    """What one frame shows along every point (rows: points 1-24), gathered once per frame:
+    counting again with other places hidden (dice found to be something else) reuses it."""
+
+    rings: FloatArray
+    occupancy: FloatArray
+    other: FloatArray
+    seams: FloatArray
+    whiteness: FloatArray
+    strips: FloatArray | None
+    """The foreground over every point's whole strip (:func:`strip_samples`)."""
+
+
+def point_evidence(
+    maps: PlaneMaps, contrast: float = 1.0, with_strips: bool = True
+) -> PointEvidence:
+    """Every point's evidence profiles (``contrast`` is the profile's :func:`rim_contrast`)."""
+    scale = maps.scale
+    rings = ring_covers(maps.edges, scale, contrast)
+    stacked = np.dstack([maps.foreground, maps.other, maps.whiteness * maps.foreground])
+    profiles = axis_profiles(stacked, scale, BAND_HALF)
+    return PointEvidence(
+        rings=rings,
+        occupancy=np.maximum(profiles[..., 0], rings),
+        other=profiles[..., 1],
+        seams=_seam_profile(axis_profiles(maps.lab[..., 0], scale, 5.0)),
+        whiteness=profiles[..., 2],
+        strips=strip_samples(maps.foreground, scale) if with_strips else None,
+    )
+
+
 def read_points(
     maps: PlaneMaps,
     ignore: FloatImage | None = None,
     camouflage: FloatArray | None = None,
     contrast: float = 1.0,
+    visibility: FloatArray | None = None,
+    evidence: PointEvidence | None = None,
 ) -> list[RegionReading]:
     """The signed count on every point, white's 1 to 24 (``ignore`` marks where dice lie;
     ``camouflage`` is :func:`camouflage_profiles` of this profile: where colour cannot show
-    a checker; ``contrast`` is its :func:`rim_contrast`)."""
+    a checker; ``contrast`` is its :func:`rim_contrast`; ``visibility`` how plainly a checker
+    of each colour would show on every strip sample; ``evidence`` this frame's
+    :func:`point_evidence`, when already gathered)."""
     scale = maps.scale
-    rings = ring_covers(maps.edges, scale, contrast)
-    occupancy_all = np.maximum(axis_profiles(maps.foreground, scale, BAND_HALF), rings)
-    other_all = axis_profiles(maps.other, scale, BAND_HALF)
-    seams_all = _seam_profile(axis_profiles(maps.lab[..., 0], scale, 5.0))
-    whiteness_all = axis_profiles(maps.whiteness * maps.foreground, scale, BAND_HALF)
+    if evidence is None:
+        evidence = point_evidence(maps, contrast, visibility is not None)
     hidden_all = axis_profiles(ignore, scale, BAND_HALF) > 0.3 if ignore is not None else None
+    synthesis = None
+    if visibility is not None and evidence.strips is not None:
+        synthesis = synthesis_errors(
+            evidence.strips,
+            visibility,
+            None if ignore is None else strip_samples(ignore, scale),
+        )
+    occupancy = evidence.occupancy
+    if hidden_all is not None and hidden_all.any():
+        occupancy = occupancy.copy()
+        for index in np.flatnonzero(hidden_all.any(axis=1)).tolist():
+            occupancy[index] = _fill_hidden(np.where(hidden_all[index], np.nan, occupancy[index]))
+    counted = count_stacks(occupancy, evidence.seams, synthesis)
     readings = []
     for index in range(24):
-        hidden = None if hidden_all is None else hidden_all[index]
-        reading = _read_profiles(
-            occupancy_all[index],
-            other_all[index],
-            seams_all[index],
-            whiteness_all[index],
-            hidden,
+        reading = _reading(
+            counted[index], occupancy[index], evidence.other[index], evidence.whiteness[index]
         )
         if camouflage is not None and not reading.covered:
-            reading = _doubt_camouflage(reading, camouflage[index], rings[index])
+            reading = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
         readings.append(reading)
     return readings
 
@@ -308,22 +495,19 @@ def _doubt_camouflage(
     )
 
 
-def _read_profiles(
+def _reading(
+    counted: tuple[int, float, tuple[int, ...]],
     occupancy: FloatArray,
     other: FloatArray,
-    seams: FloatArray,
     whiteness: FloatArray,
-    hidden: npt.NDArray[np.bool_] | None,
 ) -> RegionReading:
-    if hidden is not None and hidden.any():
-        occupancy = np.where(hidden, np.nan, occupancy)
-    covered = float(np.nanmean(other)) > OTHER_LIMIT
-    filled = _fill_hidden(occupancy) if np.isnan(occupancy).any() else occupancy
-    count, confidence, close = count_stack(filled, seams)
-    if covered:
+    """One point's reading from its count (:func:`count_stacks`): the colour from whether
+    what lies there leans white or black, unread when something unlike a checker covers it."""
+    if float(np.mean(other)) > OTHER_LIMIT:
         return RegionReading(0, 0.0, covered=True)
+    count, confidence, close = counted
     extent = int(min(AXIS_LENGTH, max(count, 1) * g.CHECKER_PITCH))
-    lean = float(np.mean(whiteness[:extent])) / max(float(np.mean(filled[:extent])), 0.05)
+    lean = float(np.mean(whiteness[:extent])) / max(float(np.mean(occupancy[:extent])), 0.05)
     sign = 1 if lean > 0 else -1
     alternatives = tuple(sign * n for n in close)
     if count == 0:

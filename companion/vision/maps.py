@@ -53,21 +53,37 @@ def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
     return lab
 
 
+_WEIGHTS = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], dtype=np.float32)
+
+
 def colour_distance(lab: FloatImage, colour: Lab | FloatImage) -> FloatImage:
     """Weighted L*a*b* distance of every pixel to one colour (or to a same-size image)."""
-    weights = np.array([LIGHTNESS_WEIGHT, 1.0, 1.0], dtype=np.float32)
     if isinstance(colour, np.ndarray) and colour.ndim == 3:
         diff = cv2.subtract(np.ascontiguousarray(lab, np.float32), colour.astype(np.float32))
-        scaled = cv2.transform(diff, np.diag(weights))
     else:
-        # one pass in OpenCV: weights and the colour's offset as one affine map per pixel
-        offset = -weights * np.asarray(colour, dtype=np.float32)
-        matrix = np.column_stack([np.diag(weights), offset]).astype(np.float32)
-        scaled = cv2.transform(np.ascontiguousarray(lab, np.float32), matrix)
-    squared = cv2.multiply(scaled, scaled)
-    total = cv2.transform(squared, np.ones((1, 3), np.float32))
+        diff = np.asarray(lab, np.float32) - np.asarray(colour, dtype=np.float32)
+    # the weighted square sum in one pass: squares, then one weighted channel sum
+    squared = cv2.multiply(diff, diff)
+    total = cv2.transform(squared, (_WEIGHTS**2).reshape(1, 3))
     distance: FloatImage = np.asarray(cv2.sqrt(total), dtype=np.float32).reshape(lab.shape[:-1])
     return distance
+
+
+def distances_to_colours(lab: FloatImage, first: Lab, second: Lab) -> tuple[FloatImage, ...]:
+    """:func:`colour_distance` to two fixed colours, sharing the work: with weights W,
+    |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2, so both need one squared norm and one
+    two-row linear map of every pixel."""
+    pixels = np.ascontiguousarray(lab, np.float32)
+    weights2 = _WEIGHTS**2
+    norm = cv2.transform(cv2.multiply(pixels, pixels), weights2.reshape(1, 3))
+    colours = np.array([first, second], dtype=np.float32)
+    matrix = np.column_stack([-2.0 * weights2 * colours, (weights2 * colours**2).sum(axis=1)])
+    linear = cv2.transform(pixels, matrix.astype(np.float32))
+    distances = []
+    for index in range(2):
+        squared = np.maximum(norm.reshape(lab.shape[:-1]) + linear[..., index], 0.0)
+        distances.append(np.asarray(cv2.sqrt(squared), dtype=np.float32))
+    return tuple(distances)
 
 
 def edge_strength(lab: FloatImage) -> FloatImage:
@@ -101,8 +117,7 @@ def plane_maps(
     """
     smooth: FloatImage = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
     difference = colour_distance(smooth, reference_lab)
-    to_white = colour_distance(smooth, colours.white)
-    to_black = colour_distance(smooth, colours.black)
+    to_white, to_black = distances_to_colours(smooth, colours.white, colours.black)
     nearest = np.minimum(to_white, to_black)
     absolute = (difference - FOREGROUND_LOW) / (FOREGROUND_HIGH - FOREGROUND_LOW)
     relative = (difference - nearest) / (np.maximum(difference + nearest, 1.0)) * 2.0 + 0.2

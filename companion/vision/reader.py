@@ -23,14 +23,18 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion import geometry as g
 from companion.errors import CompanionError
 from companion.vision import checkers, dice
 from companion.vision.maps import (
+    FOREGROUND_HIGH,
+    FOREGROUND_LOW,
     FloatImage,
     PlaneMaps,
     camouflage,
+    colour_distance,
     edge_strength,
     plane_maps,
     to_lab,
@@ -50,6 +54,7 @@ from companion.vision.profile import VIEW_SCALE, Colours, Profile, ProfileError
 from companion.vision.reading import Colour, Counts, DieReading, Reading, judge_dice
 from companion.vision.reference import decode_reference
 
+FOREGROUND_SPAN = FOREGROUND_HIGH - FOREGROUND_LOW
 CONFIDENCE_THRESHOLD = 0.5
 """Regions read with less confidence than this make the whole reading unreadable."""
 DIE_AREA_MM2 = 0.6 * g.DIE_SIZE**2
@@ -89,21 +94,51 @@ def _camouflage(text: str, colours: Colours) -> checkers.FloatArray:
 
 
 @lru_cache(maxsize=4)
+def _visibility(text: str, colours: Colours) -> checkers.FloatArray:
+    """How plainly a checker of each colour would show on every strip sample (per profile)."""
+    lab, _edges = _reference(text)
+    smooth: FloatImage = np.asarray(cv2.blur(lab, (5, 5)), dtype=np.float32)
+    return np.stack(
+        [
+            checkers.strip_samples(
+                np.clip((colour_distance(smooth, colour) - FOREGROUND_LOW) / FOREGROUND_SPAN, 0, 1),
+                VIEW_SCALE,
+            )
+            for colour in (colours.white, colours.black)
+        ]
+    )
+
+
+@lru_cache(maxsize=4)
 def _rim_contrast(text: str) -> float:
     return checkers.rim_contrast(_reference(text)[1])
 
 
-def _region_name(x: float, y: float) -> str:
-    """The players' name for the place at plane ``(x, y)`` (for naming hidden regions)."""
-    if x > g.PLAY_WIDTH:
-        return "the trays"
-    if g.BAR_LEFT <= x <= g.BAR_RIGHT:
-        return "the bar"
-    for number in range(1, 25):
+REGION_NAMES = ("the board", "the trays", "the bar", *(f"point {n}" for n in range(1, 25)))
+
+
+@lru_cache(maxsize=4)
+def _region_labels(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """Every view pixel's index into :data:`REGION_NAMES`, drawn once per view size: the
+    trays right of the playing area, the bar, each point's half of the board (base to the
+    centre line), and the rest of the board."""
+    height, width = shape
+    xs = np.arange(width) / scale + VIEW_LEFT
+    ys = np.arange(height) / scale + VIEW_TOP
+    labels = np.zeros(shape, np.uint8)
+    for number in range(24, 0, -1):
         x0, y0, x1, y1 = g.point_shape(number).region()
-        if x0 <= x <= x1 and y0 <= y <= y1:
-            return f"point {number}"
-    return "the board"
+        inside = ((ys >= y0) & (ys <= y1))[:, None] & ((xs >= x0) & (xs <= x1))[None, :]
+        labels[inside] = 2 + number
+    labels[:, (xs >= g.BAR_LEFT) & (xs <= g.BAR_RIGHT)] = 2
+    labels[:, xs > g.PLAY_WIDTH] = 1
+    return labels
+
+
+def _names_under(mask: npt.NDArray[np.bool_], scale: float) -> set[str]:
+    """The players' names of every region ``mask`` (a view-sized boolean image) touches."""
+    found = np.unique(_region_labels(scale, mask.shape)[mask])
+    return {REGION_NAMES[index] for index in found.tolist()}
 
 
 def find_occluders(maps: PlaneMaps) -> list[str]:
@@ -116,13 +151,7 @@ def find_occluders(maps: PlaneMaps) -> list[str]:
     for index in range(1, count):
         if stats[index, cv2.CC_STAT_AREA] < area_px:
             continue
-        ys, xs = np.nonzero(labels == index)
-        step = max(1, len(xs) // 200)
-        places = {
-            _region_name(x / maps.scale + VIEW_LEFT, y / maps.scale + VIEW_TOP)
-            for x, y in zip(xs[::step], ys[::step], strict=True)
-        }
-        names.extend(sorted(places))
+        names.extend(sorted(_names_under(labels == index, maps.scale)))
     return sorted(set(names))
 
 
@@ -196,12 +225,7 @@ def unexplained(
                 # frame pass for one without dice (or with one)
                 names.add("the dice (something die-sized not read)")
             continue
-        ys, xs = np.nonzero(labels == index)
-        step = max(1, len(xs) // 100)
-        names.update(
-            _region_name(x / scale + VIEW_LEFT, y / scale + VIEW_TOP)
-            for x, y in zip(xs[::step], ys[::step], strict=True)
-        )
+        names.update(_names_under(labels == index, scale))
     return sorted(names)
 
 
@@ -379,16 +403,18 @@ def read_frame(
     hidden = find_occluders(maps)
     hiding = _camouflage(profile.reference, profile.colours)
     contrast = _rim_contrast(profile.reference)
+    visible = _visibility(profile.reference, profile.colours)
     found_dice = dice.find_dice(image, image_to_plane, maps)
     dice_mask = dice.dice_mask(found_dice, maps)
 
-    regions = checkers.read_points(maps, dice_mask, hiding, contrast)
+    evidence = checkers.point_evidence(maps, contrast)
+    regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
     kept = [die for die in found_dice if could_rest_there(die, regions)]
     if len(kept) != len(found_dice):
         # what looked like a die was the gap where two checkers touch: read those points again
         found_dice = kept
         dice_mask = dice.dice_mask(found_dice, maps)
-        regions = checkers.read_points(maps, dice_mask, hiding, contrast)
+        regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
     bar_white, bar_black = checkers.read_bar(maps)
     smear = tray_smear(image_to_plane, size)
     off_white = checkers.read_tray(maps, "white", smear["white"])
