@@ -303,3 +303,33 @@ class TestRegionNames:
         mask = np.zeros((height, width), bool)
         mask[round(y - VIEW_TOP), round(x - VIEW_LEFT)] = True
         assert reader._names_under(mask, scale) == {name}
+
+
+class TestBarePlaces:
+    """An empty point on a triangle of a checker's colour is proven empty only where a checker
+    would have shown beside the triangle and nothing did."""
+
+    samples = checkers._strip_hypotheses().shape[1]
+
+    def test_a_place_seen_bare_where_a_checker_would_show_is_empty(self) -> None:
+        visibility = np.ones((2, self.samples))
+        assert checkers.next_place_bare(0, np.zeros(self.samples), visibility, None)
+
+    def test_a_place_where_no_checker_could_show_proves_nothing(self) -> None:
+        visibility = np.zeros((2, self.samples))
+        assert not checkers.next_place_bare(0, np.zeros(self.samples), visibility, None)
+
+    def test_an_empty_point_needs_both_colours_to_show(self) -> None:
+        visibility = np.stack([np.ones(self.samples), np.zeros(self.samples)])
+        assert not checkers.next_place_bare(0, np.zeros(self.samples), visibility, None)
+        # beyond a white stack only the next white checker matters
+        assert checkers.next_place_bare(2, np.zeros(self.samples), visibility, None)
+
+    def test_something_seen_there_is_no_bare_place(self) -> None:
+        visibility = np.ones((2, self.samples))
+        assert not checkers.next_place_bare(0, np.ones(self.samples), visibility, None)
+
+    def test_a_die_over_the_place_hides_it(self) -> None:
+        visibility = np.ones((2, self.samples))
+        covered = np.ones(self.samples)
+        assert not checkers.next_place_bare(0, np.zeros(self.samples), visibility, covered)

@@ -468,15 +468,71 @@ def read_points(
         for index in np.flatnonzero(hidden_all.any(axis=1)).tolist():
             occupancy[index] = _fill_hidden(np.where(hidden_all[index], np.nan, occupancy[index]))
     counted = count_stacks(occupancy, evidence.seams, synthesis)
+    ignored = None if ignore is None else strip_samples(ignore, scale)
     readings = []
     for index in range(24):
         reading = _reading(
             counted[index], occupancy[index], evidence.other[index], evidence.whiteness[index]
         )
         if camouflage is not None and not reading.covered:
-            reading = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
+            doubted = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
+            if doubted is not reading and (
+                visibility is None
+                or evidence.strips is None
+                or not next_place_bare(
+                    reading.count,
+                    evidence.strips[index],
+                    visibility[:, index],
+                    None if ignored is None else ignored[index],
+                )
+            ):
+                reading = doubted
         readings.append(reading)
     return readings
+
+
+BARE_AREA = 100.0
+"""Area (mm^2) of the next checker's place where a checker would plainly show, that must be
+seen bare before the place counts as empty in spite of the board's colour along the axis."""
+BARE_FOREGROUND = 0.2
+"""Mean foreground over that area below which it is seen bare."""
+
+
+@lru_cache(maxsize=1)
+def _slot_masks() -> FloatArray:
+    """Where the k-th checker of a line lies on a strip (rows k = 0-5, 1 inside)."""
+    along = np.arange(0.0, AXIS_LENGTH, STRIP_STEP) + STRIP_STEP / 2
+    across = np.arange(-STRIP_HALF, STRIP_HALF, STRIP_STEP) + STRIP_STEP / 2
+    radius = g.CHECKER_DIAMETER / 2 - 1.0
+    rows = []
+    for _, y, _ in g.stack_centres(13, 6, "line"):
+        rows.append((np.hypot(along[:, None] - y, across[None, :]) <= radius).ravel())
+    return np.array(rows, dtype=np.float64)
+
+
+def next_place_bare(
+    count: int, strip: FloatArray, visibility: FloatArray, ignore: FloatArray | None
+) -> bool:
+    """Whether the place one more checker would take on this point is seen bare where such a
+    checker would plainly show (either colour on an empty point, the stack's own beyond it).
+
+    The axis may run along a triangle of a checker's own colour while the checker would still
+    overlap the field beside the narrowing triangle: there, a bare look is proof.
+    """
+    if abs(count) >= _slot_masks().shape[0]:
+        return False
+    place = _slot_masks()[abs(count)]
+    if ignore is not None:
+        place = place * (ignore < 0.5)
+    colours = (0, 1) if count == 0 else ((0,) if count > 0 else (1,))
+    for colour in colours:
+        shows = place * (visibility[colour] > 0.75)
+        area = float(shows.sum()) * STRIP_STEP**2
+        if area < BARE_AREA:
+            return False
+        if float((shows * strip).sum() / shows.sum()) > BARE_FOREGROUND:
+            return False
+    return True
 
 
 def _doubt_camouflage(
