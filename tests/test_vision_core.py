@@ -12,6 +12,7 @@ import pytest
 from companion import geometry as g
 from companion.errors import InvalidFormat
 from companion.vision import checkers, pips, reader
+from companion.vision.maps import PlaneMaps
 from companion.vision.plane import (
     VIEW_LEFT,
     VIEW_TOP,
@@ -333,3 +334,50 @@ class TestBarePlaces:
         visibility = np.ones((2, self.samples))
         covered = np.ones(self.samples)
         assert not checkers.next_place_bare(0, np.zeros(self.samples), visibility, covered)
+
+
+class TestTrays:
+    """Borne-off checkers stand on edge in a row from the tray's closed end."""
+
+    @staticmethod
+    def maps(colour: str, length_mm: float, stripes: bool = False, edges: float = 0.0) -> PlaneMaps:
+        width, height = view_size(1.0)
+        foreground = np.zeros((height, width), np.float32)
+        x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
+        cols = slice(round(x0 - VIEW_LEFT), round(x1 - VIEW_LEFT))
+        if colour == "white":  # white's row grows up from the bottom of its tray
+            rows = slice(round(y1 - length_mm - VIEW_TOP), round(y1 - VIEW_TOP))
+        else:
+            rows = slice(round(y0 - VIEW_TOP), round(y0 + length_mm - VIEW_TOP))
+        foreground[rows, cols] = 1.0
+        if stripes:  # only thin stripes show: shaded faces in a tray of their own colour
+            foreground[rows, cols] = 0.0
+            foreground[rows.start : rows.stop : 14, cols] = 0.5
+        edge_map = np.full((height, width), edges, np.float32)
+        blank = np.zeros((height, width), np.float32)
+        lab = np.zeros((height, width, 3), np.float32)
+        return PlaneMaps(1.0, lab, foreground, blank, blank, edge_map)
+
+    @pytest.mark.parametrize("colour", ["white", "black"])
+    @pytest.mark.parametrize("count", [0, 1, 4, 8, 15])
+    def test_counts_a_row_seen_a_little_longer_than_its_slots(
+        self, colour: str, count: int
+    ) -> None:
+        reach = 5.0 if count else 0.0  # the far checker's face and top show past its foot
+        length = min(count * g.TRAY_SLOT + reach, g.tray_rect("white")[3] - g.tray_rect("white")[1])
+        reading = checkers.read_tray(self.maps(colour, length), colour, smear=10.0)  # type: ignore[arg-type]
+        assert reading.count == count and reading.confidence >= 0.5
+
+    def test_a_row_in_a_tray_of_its_own_colour_is_unsure(self) -> None:
+        reading = checkers.read_tray(self.maps("white", 4 * g.TRAY_SLOT + 5), "white", visible=0.1)
+        assert reading.count == 4 and reading.confidence < 0.5
+
+    def test_an_empty_tray_of_the_checkers_colour_is_empty_only_without_edges(self) -> None:
+        bare = checkers.read_tray(self.maps("black", 0.0), "black", visible=0.1)
+        assert bare.count == 0 and bare.confidence >= 0.5
+        seams = checkers.read_tray(self.maps("black", 0.0, edges=1.0), "black", visible=0.1)
+        assert seams.confidence < 0.5
+
+    def test_thin_stripes_are_no_empty_tray(self) -> None:
+        reading = checkers.read_tray(self.maps("white", 60.0, stripes=True), "white")
+        assert not (reading.count == 0 and reading.confidence >= 0.5)

@@ -624,32 +624,75 @@ def read_bar(maps: PlaneMaps) -> tuple[RegionReading, RegionReading]:
     return readings[0], readings[1]
 
 
-def read_tray(maps: PlaneMaps, colour: Colour, smear: float = 0.0) -> RegionReading:
-    """Borne-off checkers standing on edge in ``colour``'s tray, counted by the filled length.
+TRAY_REACH = (1.0, 4.0, 0.35)
+"""How far (mm) a row of standing checkers seems to reach beyond its last slot on the plane
+view: at least the first figure, at most the second plus the third times the camera's smear
+(the far checker's face and top edge show beyond its foot), and never a whole slot."""
+TRAY_STRIPES = 0.35
+"""Foreground over a tray's first slots that, even in stripes too thin to make a row, is
+something standing there."""
+TRAY_SEAMS = 9
+"""Gaps (px) between standing checkers that are closed before the row's length is measured."""
+
+
+BARE_TRAY_EDGES = 0.1
+"""Mean edge strength (not on the empty board) over a tray's first slots below which a tray of
+the checkers' own colour is seen empty: standing checkers show their seams and rims."""
+
+
+def read_tray(
+    maps: PlaneMaps,
+    colour: Colour,
+    smear: float = 0.0,
+    visible: float = 1.0,
+    contrast: float = 1.0,
+) -> RegionReading:
+    """Borne-off checkers standing on edge in ``colour``'s tray, counted by the row's length.
 
     ``smear`` is how far (mm, along the tray, toward its open end) a standing checker's top
     edge appears from its foot on the plane view for this camera: a tilted camera sees the row
-    longer than it is, so a count is only trusted while the smear stays well under a checker.
+    longer than it is, by up to a part of the smear (:data:`TRAY_REACH`). ``visible`` is the
+    share of the empty tray where a checker of this colour would plainly show: in a tray of
+    the checkers' own colour a row's length is no proof of a count. Only a tray bare of edges
+    (``contrast``: the profile's :func:`rim_contrast`) is seen empty.
     """
     scale = maps.scale
     x0, y0, x1, y1 = g.tray_rect(colour)
     c0, c1 = _px(x0 + 8.0, VIEW_LEFT, scale), _px(x1 - 8.0, VIEW_LEFT, scale)
     r0, r1 = _px(y0, VIEW_TOP, scale), _px(y1, VIEW_TOP, scale)
-    rows = maps.foreground[r0:r1, c0:c1].mean(axis=1).astype(np.float64)
+    rows = maps.foreground[r0:r1, c0:c1].mean(axis=1).astype(np.float32)
+    edges = maps.edges[r0:r1, c0:c1].mean(axis=1)
     other = float(maps.other[r0:r1, c0:c1].mean())
     if colour == "white":
         rows = rows[::-1]  # white's tray fills from the far (bottom) end
-    t = (np.arange(len(rows)) + 0.5) / scale
-    best: list[tuple[float, int]] = []
+        edges = edges[::-1]
+    # the seams between standing checkers are no end of the row
+    kernel = np.ones((max(1, round(TRAY_SEAMS * scale / 1.0)), 1), np.uint8)
+    closed = cv2.morphologyEx(np.ascontiguousarray(rows).reshape(-1, 1), cv2.MORPH_CLOSE, kernel)
+    shown = np.clip(closed.ravel().astype(np.float64) * 1.4, 0.0, 1.0)
+    t = (np.arange(len(shown)) + 0.5) / scale
+    least, most, per_smear = TRAY_REACH
+    reach = np.arange(least, min(most + per_smear * abs(smear), g.TRAY_SLOT - 2.0) + 0.01, 1.0)
+    errors = []
     for count in range(MAX_STACK + 1):
-        expected = (t < count * g.TRAY_SLOT).astype(np.float64)
-        best.append((float(np.mean(np.abs(np.clip(rows * 1.4, 0, 1) - expected))), count))
-    best.sort()
-    confidence = float(np.clip((best[1][0] - best[0][0]) / 0.03, 0.0, 1.0))
-    if best[0][1]:
-        # the row's length is only a count while the smear stays well under one checker
-        confidence *= float(
-            np.clip(1.0 - (abs(smear) - g.TRAY_SLOT * 0.25) / (g.TRAY_SLOT * 0.3), 0.0, 1.0)
-        )
+        ends = count * g.TRAY_SLOT + (reach if count else np.zeros(1))
+        expected = (t[None, :] < ends[:, None]).astype(np.float64)
+        errors.append(float(np.abs(shown[None, :] - expected).mean(axis=1).min()))
+    ranked = sorted(range(MAX_STACK + 1), key=lambda n: errors[n])
+    count = ranked[0]
+    confidence = float(np.clip((errors[ranked[1]] - errors[count]) / 0.03, 0.0, 1.0))
+    first = slice(round(3 * scale), round(25 * scale))
+    if count == 0:
+        # where a checker would show by its colour, a bare look is proof enough (unless
+        # something shows in stripes: standing checkers' shaded faces); elsewhere only a tray
+        # bare of edges is, as standing checkers show their seams and rims
+        if visible < 0.5:
+            doubt = float(np.mean(edges[first])) >= BARE_TRAY_EDGES * contrast
+        else:
+            doubt = float(np.max(rows[first])) >= TRAY_STRIPES
+        if doubt:
+            confidence = min(confidence, CAMOUFLAGED_CONFIDENCE)
+    elif visible < 0.5:
+        confidence = min(confidence, CAMOUFLAGED_CONFIDENCE)
     covered = other > OTHER_LIMIT
-    return RegionReading(best[0][1], 0.0 if covered else confidence, covered)
+    return RegionReading(count, 0.0 if covered else confidence, covered)

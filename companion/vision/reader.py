@@ -110,6 +110,20 @@ def _visibility(text: str, colours: Colours) -> checkers.FloatArray:
 
 
 @lru_cache(maxsize=4)
+def _tray_visibility(text: str, colours: Colours) -> dict[str, float]:
+    """Share of each empty tray where a checker of its colour would plainly show."""
+    lab, _edges = _reference(text)
+    shares = {}
+    for colour, lab_colour in (("white", colours.white), ("black", colours.black)):
+        x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
+        rows = slice(round((y0 - VIEW_TOP) * VIEW_SCALE), round((y1 - VIEW_TOP) * VIEW_SCALE))
+        cols = slice(round((x0 - VIEW_LEFT) * VIEW_SCALE), round((x1 - VIEW_LEFT) * VIEW_SCALE))
+        distance = colour_distance(np.ascontiguousarray(lab[rows, cols]), lab_colour)
+        shares[colour] = float(np.mean(distance > FOREGROUND_LOW + FOREGROUND_SPAN / 2))
+    return shares
+
+
+@lru_cache(maxsize=4)
 def _rim_contrast(text: str) -> float:
     return checkers.rim_contrast(_reference(text)[1])
 
@@ -417,8 +431,9 @@ def read_frame(
         regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
     bar_white, bar_black = checkers.read_bar(maps)
     smear = tray_smear(image_to_plane, size)
-    off_white = checkers.read_tray(maps, "white", smear["white"])
-    off_black = checkers.read_tray(maps, "black", smear["black"])
+    showing = _tray_visibility(profile.reference, profile.colours)
+    off_white = checkers.read_tray(maps, "white", smear["white"], showing["white"], contrast)
+    off_black = checkers.read_tray(maps, "black", smear["black"], showing["black"], contrast)
     bar = Counts(bar_white.count, bar_black.count)
     found_dice = settle_free_dice(found_dice, regions, bar)
     if min(bar_white.confidence, bar_black.confidence) >= settings.threshold:
