@@ -40,6 +40,7 @@ def test_the_demo_announces_each_verdict_as_it_happens(demo: tuple[str, Path]) -
         "[INFO]      takeback: white's 24/23 24/22 is taken back",
         "[WAIT]      black doubles to 2",
         "[INFO]      white takes: the cube is at 2, white owns it",
+        "[LEGAL]     black plays 13/8",
     ]
     positions = [lines.index(line) for line in expected]
     assert positions == sorted(positions), "verdicts out of order"
@@ -58,7 +59,7 @@ def test_the_demo_writes_a_journal_and_a_mat_record_that_reads_back(
     (journal,) = log.glob("*.jsonl")
     (record,) = log.glob("*.mat")
     events = read_journal(journal).events
-    assert [event.kind for event in events].count("move") == 3
+    assert [event.kind for event in events].count("move") == 4
     match = read_mat(record.read_text("utf-8"))
     assert match.length == 3
     assert (match.white, match.black) == ("Alice", "Bob")

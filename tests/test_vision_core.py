@@ -12,6 +12,8 @@ import pytest
 from companion import geometry as g
 from companion.errors import InvalidFormat
 from companion.vision import checkers, pips, reader
+from companion.vision import maps as maps_module
+from companion.vision import reference as reference_module
 from companion.vision.maps import PlaneMaps
 from companion.vision.plane import (
     VIEW_LEFT,
@@ -356,7 +358,7 @@ class TestTrays:
         edge_map = np.full((height, width), edges, np.float32)
         blank = np.zeros((height, width), np.float32)
         lab = np.zeros((height, width, 3), np.float32)
-        return PlaneMaps(1.0, lab, foreground, blank, blank, edge_map)
+        return PlaneMaps(1.0, lab, foreground, blank, blank, edge_map, foreground)
 
     @pytest.mark.parametrize("colour", ["white", "black"])
     @pytest.mark.parametrize("count", [0, 1, 4, 8, 15])
@@ -381,3 +383,62 @@ class TestTrays:
     def test_thin_stripes_are_no_empty_tray(self) -> None:
         reading = checkers.read_tray(self.maps("white", 60.0, stripes=True), "white")
         assert not (reading.count == 0 and reading.confidence >= 0.5)
+
+
+class TestEmptyBoardComparison:
+    """What differs from the empty board: not a triangle's edge a pixel off, but a checker."""
+
+    @staticmethod
+    def board_with_triangle(shift: int = 0) -> np.ndarray:
+        lab = np.full((120, 120, 3), (200.0, 128.0, 140.0), np.float32)  # cream field
+        triangle = np.array([[20 + shift, 100], [60 + shift, 100], [40 + shift, 10]], np.int32)
+        cv2.fillPoly(lab, [triangle], (60.0, 128.0, 128.0))  # a dark point
+        return lab
+
+    def test_a_frame_a_pixel_off_shows_nothing_new(self) -> None:
+        reference = self.board_with_triangle()
+        low, high = maps_module.reference_envelope(reference)
+        nudged = self.board_with_triangle(shift=1)
+        plain = maps_module.colour_distance(nudged, reference)
+        tolerant = maps_module.distance_to_range(nudged, low, high)
+        assert plain.max() > 40 and tolerant.max() < 5
+
+    def test_a_checker_still_shows(self) -> None:
+        reference = self.board_with_triangle()
+        low, high = maps_module.reference_envelope(reference)
+        frame = reference.copy()
+        cv2.circle(frame, (90, 60), 18, (240.0, 128.0, 128.0), -1)
+        assert maps_module.distance_to_range(frame, low, high)[60, 90] > 20
+
+    def test_a_borrowed_point_takes_on_its_own_light(self) -> None:
+        own = np.full((220, 40, 3), (150.0, 128.0, 140.0), np.float32)
+        sibling = own + np.float32(25.0) * np.array([1, 0, 0], np.float32)  # under the lamp
+        relit = reference_module._relit(sibling, own, reach=190, scale=1.0)
+        assert np.allclose(relit, own, atol=0.5)
+
+
+class TestMissedDiceLeftOver:
+    """A die whose face matches the board shows only its pips; it must not pass unseen."""
+
+    @staticmethod
+    def blank() -> np.ndarray:
+        return np.zeros((200, 200), np.uint8)
+
+    def test_pips_of_a_face_are_something_die_sized(self) -> None:
+        left = self.blank()
+        for dx in (0, 10):  # a six: two columns of three pips
+            for dy in (0, 5, 10):
+                cv2.circle(left, (100 + dx, 100 + dy), 2, 1, -1)
+        assert reader._pip_cluster(left, self.blank(), 1.0)
+
+    def test_a_line_is_no_die(self) -> None:
+        left = self.blank()
+        left[50:80, 100:103] = 1  # a triangle's edge a pixel off
+        assert not reader._pip_cluster(left, self.blank(), 1.0)
+
+    def test_bits_beside_a_checker_are_its_side_or_shadow(self) -> None:
+        left = self.blank()
+        left[100:112, 100:112] = 1
+        beside = self.blank()
+        beside[95:105, 95:105] = 1
+        assert not reader._pip_cluster(left, beside, 1.0)

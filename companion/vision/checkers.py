@@ -426,7 +426,7 @@ def point_evidence(
     """Every point's evidence profiles (``contrast`` is the profile's :func:`rim_contrast`)."""
     scale = maps.scale
     rings = ring_covers(maps.edges, scale, contrast)
-    stacked = np.dstack([maps.foreground, maps.other, maps.whiteness * maps.foreground])
+    stacked = np.dstack([maps.tolerant, maps.other, maps.whiteness * maps.tolerant])
     profiles = axis_profiles(stacked, scale, BAND_HALF)
     return PointEvidence(
         rings=rings,
@@ -434,7 +434,7 @@ def point_evidence(
         other=profiles[..., 1],
         seams=_seam_profile(axis_profiles(maps.lab[..., 0], scale, 5.0)),
         whiteness=profiles[..., 2],
-        strips=strip_samples(maps.foreground, scale) if with_strips else None,
+        strips=strip_samples(maps.tolerant, scale) if with_strips else None,
     )
 
 
@@ -609,11 +609,11 @@ def read_bar(maps: PlaneMaps) -> tuple[RegionReading, RegionReading]:
     for colour in ("white", "black"):
         if colour == "white":
             band = slice(middle, _px(g.PLAY_HEIGHT, VIEW_TOP, scale))
-            rows_fg = maps.foreground[band, x0:x1].mean(axis=1)
+            rows_fg = maps.tolerant[band, x0:x1].mean(axis=1)
             rows_other = maps.other[band, x0:x1].mean(axis=1)
         else:
             band = slice(_px(0.0, VIEW_TOP, scale), middle)
-            rows_fg = maps.foreground[band, x0:x1].mean(axis=1)[::-1]
+            rows_fg = maps.tolerant[band, x0:x1].mean(axis=1)[::-1]
             rows_other = maps.other[band, x0:x1].mean(axis=1)[::-1]
         expected = _expected_bar(colour, len(rows_fg), scale)
         errors = np.mean(np.abs(rows_fg[None, :] - expected), axis=1)
@@ -660,7 +660,7 @@ def read_tray(
     x0, y0, x1, y1 = g.tray_rect(colour)
     c0, c1 = _px(x0 + 8.0, VIEW_LEFT, scale), _px(x1 - 8.0, VIEW_LEFT, scale)
     r0, r1 = _px(y0, VIEW_TOP, scale), _px(y1, VIEW_TOP, scale)
-    rows = maps.foreground[r0:r1, c0:c1].mean(axis=1).astype(np.float32)
+    rows = maps.tolerant[r0:r1, c0:c1].mean(axis=1).astype(np.float32)
     edges = maps.edges[r0:r1, c0:c1].mean(axis=1)
     other = float(maps.other[r0:r1, c0:c1].mean())
     if colour == "white":

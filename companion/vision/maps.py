@@ -46,6 +46,11 @@ class PlaneMaps:
     """0..1: foreground unlike both checker colours (hands, cups, dice, sleeves)."""
     edges: FloatImage
     """Edge strength not present on the empty board (rims and seams of checkers)."""
+    tolerant: FloatImage
+    """:attr:`foreground`, except that a pixel within the range of its neighbours on the empty
+    board matches it (:func:`reference_envelope`): a triangle's edge a pixel off is nothing
+    new. Checkers, trays and hands are judged on it; the dice finder keeps the exact map, as
+    measured on the demo game (a die's small face along such an edge was lost otherwise)."""
 
 
 def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
@@ -102,29 +107,52 @@ def camouflage(reference_lab: FloatImage, colours: Colours) -> FloatImage:
     )
 
 
+def reference_envelope(reference_lab: FloatImage) -> tuple[FloatImage, FloatImage]:
+    """The lowest and highest value of each channel of the empty board round every pixel.
+
+    A frame a pixel off the calibration frame (the camera or the board nudged, a warp rounded
+    differently) must not light up every triangle's edge as something new: a pixel matches
+    the empty board when it lies within the range of its neighbours there.
+    """
+    kernel = np.ones((3, 3), np.uint8)
+    low = np.asarray(cv2.erode(reference_lab, kernel), dtype=np.float32)
+    high = np.asarray(cv2.dilate(reference_lab, kernel), dtype=np.float32)
+    return low, high
+
+
+def distance_to_range(lab: FloatImage, low: FloatImage, high: FloatImage) -> FloatImage:
+    """Weighted L*a*b* distance of every pixel to the range ``low``-``high`` (per channel)."""
+    pixels = np.ascontiguousarray(lab, np.float32)
+    # per channel, how far below the lowest or above the highest value around it
+    outside = np.maximum(low - pixels, 0.0) + np.maximum(pixels - high, 0.0)
+    total = cv2.transform(cv2.multiply(outside, outside), (_WEIGHTS**2).reshape(1, 3))
+    distance: FloatImage = np.asarray(cv2.sqrt(total), dtype=np.float32).reshape(lab.shape[:-1])
+    return distance
+
+
 def plane_maps(
     view_lab: FloatImage,
     reference_lab: FloatImage,
     reference_edges: FloatImage,
     colours: Colours,
     scale: float,
+    envelope: tuple[FloatImage, FloatImage] | None = None,
 ) -> PlaneMaps:
     """The evidence maps of one frame against the empty board learned at calibration.
 
     A pixel is foreground when it differs from the empty board by much, or when it is clearly
     nearer to a checker colour than to the empty board there (a white checker on a cream point
-    differs from it by little, but still less from the white checkers).
+    differs from it by little, but still less from the white checkers). ``envelope`` is the
+    reference's :func:`reference_envelope`, when already made.
     """
     smooth: FloatImage = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
-    difference = colour_distance(smooth, reference_lab)
+    low, high = reference_envelope(reference_lab) if envelope is None else envelope
     to_white, to_black = distances_to_colours(smooth, colours.white, colours.black)
     nearest = np.minimum(to_white, to_black)
-    absolute = (difference - FOREGROUND_LOW) / (FOREGROUND_HIGH - FOREGROUND_LOW)
-    relative = (difference - nearest) / (np.maximum(difference + nearest, 1.0)) * 2.0 + 0.2
-    relative *= np.clip(difference / FOREGROUND_LOW, 0.0, 1.0)
-    foreground = np.clip(np.maximum(absolute, relative), 0.0, 1.0).astype(np.float32)
+    foreground = _foreground(colour_distance(smooth, reference_lab), nearest)
+    tolerant = _foreground(distance_to_range(smooth, low, high), nearest)
     whiteness = ((to_black - to_white) / (to_black + to_white + 1e-3)).astype(np.float32)
-    other = foreground * np.clip((nearest - UNLIKE_CHECKERS) / UNLIKE_CHECKERS, 0.0, 1.0)
+    other = tolerant * np.clip((nearest - UNLIKE_CHECKERS) / UNLIKE_CHECKERS, 0.0, 1.0)
     grown = np.asarray(cv2.dilate(reference_edges, np.ones((3, 3), np.uint8)), dtype=np.float32)
     edges = np.clip(edge_strength(smooth) - grown, 0.0, None)
     return PlaneMaps(
@@ -134,4 +162,15 @@ def plane_maps(
         whiteness=whiteness,
         other=other.astype(np.float32),
         edges=edges.astype(np.float32),
+        tolerant=tolerant,
     )
+
+
+def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
+    """0-1: how surely a pixel differs from the empty board (``difference``) or lies nearer to
+    a checker colour (``nearest``) than to it."""
+    absolute = (difference - FOREGROUND_LOW) / (FOREGROUND_HIGH - FOREGROUND_LOW)
+    relative = (difference - nearest) / (np.maximum(difference + nearest, 1.0)) * 2.0 + 0.2
+    relative *= np.clip(difference / FOREGROUND_LOW, 0.0, 1.0)
+    foreground: FloatImage = np.clip(np.maximum(absolute, relative), 0.0, 1.0).astype(np.float32)
+    return foreground

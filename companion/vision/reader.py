@@ -37,6 +37,7 @@ from companion.vision.maps import (
     colour_distance,
     edge_strength,
     plane_maps,
+    reference_envelope,
     to_lab,
 )
 from companion.vision.plane import (
@@ -84,6 +85,12 @@ def _reference(text: str) -> tuple[FloatImage, FloatImage]:
     except ValueError as error:
         raise ProfileError(f"profile: {error}; calibrate again") from error
     return lab, edge_strength(np.asarray(cv2.blur(lab, (3, 3)), dtype=np.float32))
+
+
+@lru_cache(maxsize=4)
+def _envelope(text: str) -> tuple[FloatImage, FloatImage]:
+    """The profile's empty board as a range of values round every pixel (once per profile)."""
+    return reference_envelope(_reference(text)[0])
 
 
 @lru_cache(maxsize=4)
@@ -182,7 +189,7 @@ def unexplained(
     from the empty board (a hand the colour of the checkers, a sleeve, a cup) is left over.
     """
     scale = maps.scale
-    drawn = np.zeros(maps.foreground.shape, np.uint8)
+    drawn = np.zeros(maps.tolerant.shape, np.uint8)
 
     def disc(x: float, y: float, radius: float) -> None:
         centre = (round((x - VIEW_LEFT) * scale), round((y - VIEW_TOP) * scale))
@@ -206,7 +213,7 @@ def unexplained(
     for die in found_dice:
         disc(die.view_mm[0], die.view_mm[1], g.DIE_SIZE * 1.1)
     del off
-    left = ((maps.foreground > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
+    left = ((maps.tolerant > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
     # only what lies on the playing area counts (the table round the board is not learned)
     # nor what lies along the walls: the frame's and the bar's inner faces stand up from the
     # playing surface, and a point borrowed at calibration from a sibling lacks their look
@@ -226,21 +233,59 @@ def unexplained(
             -1,
         )
     left &= inside
+    names: set[str] = set()
+    beside = np.asarray(cv2.dilate(drawn, np.ones((7, 7), np.uint8)), np.uint8)
+    if len(found_dice) < 2 and _pip_cluster(left, beside, scale):
+        # something die-sized where no die was read: a die missed must not let the frame
+        # pass for one without dice (or with one)
+        names.add("the dice (something die-sized not read)")
     # thin lines (a triangle's edge a pixel off its learned place) are no hand
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, opening), np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(left)
-    names: set[str] = set()
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]
         if area < HAND_AREA_MM2 * scale**2:
             if len(found_dice) < 2 and area >= DIE_AREA_MM2 * scale**2:
-                # something die-sized where no die was read: a die missed must not let the
-                # frame pass for one without dice (or with one)
                 names.add("the dice (something die-sized not read)")
             continue
         names.update(_names_under(labels == index, scale))
     return sorted(names)
+
+
+PIP_CLUSTER_MM2 = 60.0
+"""Area (mm^2) of left-over spots, merged across a die's face, that may be a die whose face
+matches the board (a white die on a cream point shows only its pips)."""
+
+
+PIP_CLUSTER_WIDTH = 7.0
+"""Least width (mm) of a cluster of pips: a face's pips spread across it both ways."""
+
+
+def _pip_cluster(
+    left: npt.NDArray[np.uint8], beside_checkers: npt.NDArray[np.uint8], scale: float
+) -> bool:
+    """Whether spots left over cluster like a die whose face matches the board: merged across
+    gaps of a few millimetres, a blob at least :data:`PIP_CLUSTER_MM2` and no wider than a
+    die's face, clear of the checkers (beside them, a tilted camera sees their sides and
+    shadows, which leave such bits over on every frame)."""
+    size = max(3, round(7 * scale)) | 1
+    merged = cv2.morphologyEx(left, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(merged)
+    face = g.DIE_SIZE * 1.6 * scale
+    for index in range(1, count):
+        width, height = stats[index, cv2.CC_STAT_WIDTH], stats[index, cv2.CC_STAT_HEIGHT]
+        area = stats[index, cv2.CC_STAT_AREA]
+        if area < PIP_CLUSTER_MM2 * scale**2 or max(width, height) > face:
+            continue
+        if min(width, height) < PIP_CLUSTER_WIDTH * scale:
+            continue  # a line (a triangle's edge a pixel off), not a face
+        x, y = stats[index, cv2.CC_STAT_LEFT], stats[index, cv2.CC_STAT_TOP]
+        window = (slice(y, y + height), slice(x, x + width))
+        blob = labels[window] == index
+        if not (beside_checkers[window].astype(bool) & blob).any():
+            return True
+    return False
 
 
 def _signed_tray(tray: checkers.RegionReading, sign: int) -> checkers.RegionReading:
@@ -412,7 +457,14 @@ def read_frame(
     size = (image.shape[1], image.shape[0])
     view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
     reference_lab, reference_edges = _reference(profile.reference)
-    maps = plane_maps(view_lab, reference_lab, reference_edges, profile.colours, VIEW_SCALE)
+    maps = plane_maps(
+        view_lab,
+        reference_lab,
+        reference_edges,
+        profile.colours,
+        VIEW_SCALE,
+        _envelope(profile.reference),
+    )
 
     hidden = find_occluders(maps)
     hiding = _camouflage(profile.reference, profile.colours)

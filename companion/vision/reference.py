@@ -188,6 +188,7 @@ def empty_board(
             # beyond its checkers the point was seen as it is: keep its own look there
             # (a sibling's differs a little in shade, enough to look like something lying on it)
             reach = _stack_reach(own, lent, scale)
+            lent = _relit(lent, own, reach, scale)
             lent[reach:] = own[reach:]
             put_strip(reference, n, scale, lent)
         else:
@@ -201,6 +202,23 @@ STACK_DIFFERENCE = 12.0
 """Median colour distance of a strip's row from its sibling's beyond which checkers lie there."""
 STACK_MARGIN = 10.0
 """Room (mm) kept past the last row that differs: the rim's shadow and a tilted camera's smear."""
+
+
+LEAST_SEEN = 12.0
+"""Length (mm) of its own strip a point must show beyond its checkers for its light to be
+measured against the sibling's."""
+
+
+def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> FloatImage:
+    """The sibling's strip shifted to this point's light: a lamp lights neighbours unevenly,
+    and a borrowed strip a little brighter than the point would show the whole triangle as
+    something lying on it. The shift is measured where both were seen empty (beyond the
+    checkers, toward the centre line)."""
+    if len(own) - reach < LEAST_SEEN * scale:
+        return lent
+    offset = np.median((own[reach:] - lent[reach:]).reshape(-1, 3), axis=0)
+    shifted: FloatImage = np.clip(lent + offset.astype(np.float32), 0.0, 255.0)
+    return shifted
 
 
 def _stack_reach(own: FloatImage, sibling: FloatImage, scale: float) -> int:
