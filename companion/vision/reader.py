@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.errors import CompanionError
-from companion.vision import checkers, dice
+from companion.vision import checkers, dice, nudge
 from companion.vision.maps import (
     FOREGROUND_HIGH,
     FOREGROUND_LOW,
@@ -85,6 +85,12 @@ def _reference(text: str) -> tuple[FloatImage, FloatImage]:
     except ValueError as error:
         raise ProfileError(f"profile: {error}; calibrate again") from error
     return lab, edge_strength(np.asarray(cv2.blur(lab, (3, 3)), dtype=np.float32))
+
+
+@lru_cache(maxsize=4)
+def _small_reference(text: str) -> FloatImage:
+    """The profile's empty board as :func:`nudge.small_lightness` (once per profile)."""
+    return nudge.small_lightness(_reference(text)[0], VIEW_SCALE)
 
 
 @lru_cache(maxsize=4)
@@ -456,6 +462,15 @@ def read_frame(
     image_to_plane = profile.image_to_plane
     size = (image.shape[1], image.shape[0])
     view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
+    moved: list[str] = []
+    motion = nudge.board_motion(_small_reference(profile.reference), view_lab, VIEW_SCALE)
+    if motion is not None:
+        if nudge.largest_shift(motion) > nudge.MOST_MOTION_MM:
+            moved.append("the board (moved since calibration: calibrate again)")
+        else:
+            # a nudge: follow the board where it now lies
+            image_to_plane = np.linalg.inv(motion) @ image_to_plane
+            view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
     reference_lab, reference_edges = _reference(profile.reference)
     maps = plane_maps(
         view_lab,
@@ -466,7 +481,7 @@ def read_frame(
         _envelope(profile.reference),
     )
 
-    hidden = find_occluders(maps)
+    hidden = moved + find_occluders(maps)
     hiding = _camouflage(profile.reference, profile.colours)
     contrast = _rim_contrast(profile.reference)
     visible = _visibility(profile.reference, profile.colours)
