@@ -88,7 +88,8 @@ def register(subparsers: Any) -> None:
         "calibrate",
         help="learn the board, its orientation and colours from one image",
         description="Make a calibration profile from one image of the board (the opening "
-        "position by default): finds the playing area with no markers, learns which quadrant "
+        "position by default): finds the playing area with no markers (or from four corner "
+        "markers, see 'companion markers', when all four are in view), learns which quadrant "
         "holds white's home board and the colours of the checkers, and writes a small JSON "
         "profile for 'companion read' and 'companion run'.",
         epilog=EXAMPLE,

@@ -24,6 +24,7 @@ from companion.vision.board import find_board
 from companion.vision.checkers import RegionReading
 from companion.vision.dice import find_dice
 from companion.vision.maps import to_lab
+from companion.vision.markers import find_marker_corners
 from companion.vision.plane import (
     WHITE_HOMES,
     Corners,
@@ -186,9 +187,13 @@ def calibrate(
     if image.ndim != 3 or image.shape[2] != 3:
         raise CalibrationError("calibration needs a colour image (3 channels)")
     notes = []
-    if corners is None:
+    marked = find_marker_corners(image) if corners is None else None
+    if marked is not None:
+        corner_tuple: Corners = marked
+        notes.append("corners from the four ArUco markers")
+    elif corners is None:
         found = find_board(image)
-        corner_tuple: Corners = found.corners_px
+        corner_tuple = found.corners_px
         notes.append(f"board found automatically (score {found.score:.2f})")
     else:
         if len(corners) != 4:
