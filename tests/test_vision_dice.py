@@ -19,7 +19,7 @@ import pytest
 
 from companion import geometry as g
 from companion.rules.position import Position
-from companion.sim import DieSpec, random_scene, render
+from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.vision import checkers, dice, pips, reader
 from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
@@ -131,3 +131,54 @@ class TestSettling:
         (settled,) = reader.settle_free_dice([die], empty, Counts(0, 0))
         assert not settled.reading.flat
         assert settled.reading.confidence < reader.CONFIDENCE_THRESHOLD
+
+
+FRAMES = range(5000, 5008)
+"""Development seeds (the benchmark's evaluation seeds start at 900000)."""
+
+
+@lru_cache(maxsize=1)
+def random_frames() -> list[tuple[Reading, list[dict[str, Any]]]]:
+    """Frames as the benchmark makes them: each seed's own board, light and camera, calibrated
+    from its opening frame, then a random position with two dice, read."""
+    rng = np.random.default_rng(5000)
+    opening = Position.opening().to_absolute("white")
+    out = []
+    for seed in FRAMES:
+        calibration = render(random_scene(seed, opening))
+        corners: Any = calibration.truth["board_corners_px"]
+        setup = calibrate(calibration.image, corners=corners)
+        specs = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7))))
+        scene = random_scene(seed, Checkers.random(rng), dice=specs, on_roll="white")
+        frame = render(scene)
+        reading = reader.read_frame(frame.image, setup, "white")
+        truth: Any = frame.truth["dice"]
+        out.append((reading, list(truth)))
+    return out
+
+
+def nearest(reading: Reading, die: dict[str, Any]) -> DieReading | None:
+    near = [d for d in reading.dice if math.dist(d.center_px, die["center_px"]) < 30]
+    return min(near, key=lambda d: math.dist(d.center_px, die["center_px"]), default=None)
+
+
+class TestRandomFrames:
+    def test_die_values_are_read_on_random_boards_lights_and_cameras(self) -> None:
+        read = [(nearest(reading, die), die) for reading, truth in random_frames() for die in truth]
+        exact = sum(seen is not None and seen.value == die["value"] for seen, die in read)
+        # measured: 16 of 16; 120 development frames read 94% of their dice exactly
+        assert exact >= len(read) - 2
+
+    def test_no_die_is_read_surely_wrong(self) -> None:
+        for reading, truth in random_frames():
+            for die in truth:
+                seen = nearest(reading, die)
+                if seen is None or seen.confidence < reader.CONFIDENCE_THRESHOLD:
+                    continue
+                assert seen.value == die["value"], f"{die} read as {seen}"
+                if not die["on_checker"]:
+                    assert seen.flat == die["flat"], f"{die} read as {seen}"
+
+    def test_no_more_dice_are_read_than_lie_on_the_board(self) -> None:
+        for reading, truth in random_frames():
+            assert len(reading.dice) <= len(truth)

@@ -7,9 +7,12 @@ is an exact 16 mm square.
 
 How dice are found, without knowing their colours: pips are small round spots, darker or
 lighter than what surrounds them, a few millimetres apart. Spots are picked out of the frame
-with a difference-of-Gaussians at the pips' size, grouped into die-sized clusters, and each
-cluster is read on a sharp patch of the plane (:mod:`~companion.vision.pips`). A cluster that
-does not read as a clear face is not a die.
+by the Hessian at the pips' size; the strongest are looked at first, each passed over cheaply
+when nothing there differs from the empty board learned at calibration, or when it lies in a
+gap between checkers. The rest are read on a sharp patch of the plane round them: the spots
+there propose pip grids, and the face's own pixels choose the value
+(:mod:`~companion.vision.pips`). A spot that does not read as a clear face is not a die. Once
+two dice are read surely, no more are looked for.
 
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by
 a width the camera model predicts; a cocked die shows a side face's pips where a flat die shows
@@ -48,13 +51,60 @@ from companion.vision.reading import DieReading
 
 CHECKER_THICKNESS = 7.0
 """Height of a checker's top above the surface it lies on (mm)."""
-PATCH_MM = 40.0
-PATCH_PX_PER_MM = 4.0
+
+# Finding candidates: pip-like spots over the whole frame, then cheap tests before a read.
+SPOT_LEVEL = 20.0
+"""Least Hessian response (grey levels squared) of a pip-sized spot."""
+ROUNDNESS = 0.45
+"""Least ratio of a spot's two curvatures for it to be taken as a round pip."""
+MAX_CANDIDATES = 10
+"""At most this many patches are read for a face in one frame."""
+MAX_LOOKS = 60
+"""At most this many spots are looked at (most are the board's own, passed over cheaply)."""
+SURE_DIE = 0.9
+"""Face confidence of a die read surely enough to stop looking for more once two are."""
+CLEARER = 0.3
+"""A second read of a die already read replaces it when this much more confident."""
+SAME_PATCH = 6.0
+"""Spots this close (mm) to one read in vain are not read again: the patch would be the same."""
+CANDIDATE_REACH = 6.0
+"""Half-size (mm) of the square round a spot where something must differ from the board."""
+DIE_FOREGROUND = 0.35
+"""A die's face must differ on average at least this much from the empty board..."""
+OUTLINE_SHARE = 0.6
+"""...or its strongest tenth (its outline and pips) this many times as much."""
+PIP_FOREGROUND = 0.5
+"""...or its pips, on the whole, at least this much: they are never the board's own."""
+CHECKER_LIKE = 0.25
+"""Foreground times likeness to a checker colour above which a place shows a checker."""
+JUNCTION_REACH = 15.0
+"""Distance (mm) from a spot at which checkers round a gap are looked for: beyond a die's
+corners, inside the checkers of a junction, outside them across it."""
+
+# Reading a face: a patch of the plane at the face's height.
+PATCH_MM = 32.0
+"""Side of the patch read round a candidate (mm): a face centred up to a corner pip away."""
+PATCH_PX_PER_MM = 3.0
+"""The patch's resolution: about twice a 1280x720 frame's over the board, no more."""
 PIP_STEP = 0.27 * g.DIE_SIZE
-MIN_FACE_CONFIDENCE = 0.18
-"""Below this separation a cluster of spots is not taken for a die at all."""
-SURE_FACE = 0.45
-"""Separation at which a face counts as read with full confidence."""
+"""Distance between neighbouring pips on a standard die (mm)."""
+SPOT_CONTRAST = 14.0
+"""Least colour contrast (L*a*b*) of a pip against its face."""
+OUTLINE_REACH = 8.0
+"""How far (mm) from the spot read the face's centre may lie (a corner pip's distance)."""
+STEP_FACTORS = (1.0, 0.85)
+"""Pip steps tried, as shares of a standard die's at the assumed height: a die lower than
+assumed (leaning) or a camera a little off its calibration shows its pips closer."""
+MAX_FITS = 3
+"""Grids (of different pip counts) the spots propose at each step, for the face to judge."""
+MIN_FACE_SCORE = 2.6
+"""Below this score (:attr:`pips.FaceModel.score`) nothing is taken for a die's face."""
+SURE_FACE_SCORE = 5.0
+"""Score at which a face's pips count as plainly seen."""
+FACE_MARGIN = 1.0
+"""Margin of rank over the best other value at which a face is read with full confidence."""
+
+# Flat, cocked or on a checker.
 SIDE_TOLERANCE = 1.5
 """How far (mm) a side pip may lie beyond where a flat die's side could show one."""
 SQUARE_FACE = 0.905
@@ -67,34 +117,19 @@ SQUASH_MM = 80.0
 SIDE_SHOWN = 0.85
 """Side pips lie at most this share of a side's visible width beyond the top edge."""
 SIDE_PIP_LIKENESS = 0.5
+"""A spot beside the face counts as a side pip when at least this share of the strongest."""
 UNSURE_REST = 0.3
 """Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
 SIDE_MARGIN = 1.5
 """Within this many mm of the flat/cocked line a die's rest is called unsure."""
-"""A spot beside the face counts as a side pip when at least this share of the strongest."""
-MAX_CANDIDATES = 10
-SAME_PATCH = 6.0
-"""Spots this close (mm) to one read in vain are not read again: the patch would be the same."""
-SPOT_LEVEL = 20.0
-SPOT_CONTRAST = 14.0
-ROUNDNESS = 0.45
-"""Least ratio of a spot's two curvatures for it to be taken as a round pip."""
-"""Least colour contrast (L*a*b*) of a pip against its face."""
-"""Least Hessian response (grey levels squared) of a pip-sized spot."""
-MIN_CONSISTENCY = 0.3
-MIN_CONSISTENCY_FEW = 0.8
-"""Ones and twos are easy to see in any stray spot: their faces must be clearer."""
-DIE_FOREGROUND = 0.35
-"""A die's face must differ on average at least this much from the empty board."""
+TOUCH_SLACK = 6.0
+"""How much farther (mm) than a flat die's corners something a die may lean on is looked for."""
+TOUCH_FOREGROUND = 0.35
+"""Foreground (0-1) beside a die that may be something it leans on."""
 ON_CHECKER_SHARE = 0.6
 """Share of the ring round a die showing checker colour for it to rest on a checker."""
 ON_CHECKER_UNCLEAR = (0.35, 0.85)
 """Shares between these leave unsure whether the die rests on a checker or beside one."""
-CANDIDATE_REACH = 6.0
-"""Half-size (mm) of the square round a spot where something must differ from the board."""
-OUTLINE_REACH = 8.0
-"""How far (mm) from a cluster of spots the die's outline is looked for."""
-"""A die's square outline must stand out this many times above its face's own texture."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,10 +181,18 @@ def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDA
     dyy = cv2.Sobel(blurred, cv2.CV_32F, 0, 2, ksize=3)
     dxy = cv2.Sobel(blurred, cv2.CV_32F, 1, 1, ksize=3)
     # determinant of the Hessian: large for round spots of either polarity, ~0 along edges
-    blob = (dxx * dyy - dxy * dxy) * sigma**4
+    # (OpenCV's own arithmetic: a whole frame's worth, several times faster than numpy's)
+    blob = cv2.subtract(
+        cv2.multiply(dxx, dyy, scale=sigma**4), cv2.multiply(dxy, dxy, scale=sigma**4)
+    )
     size = max(3, round(sigma * 3) | 1)
-    peaks = (blob == cv2.dilate(blob, np.ones((size, size), np.uint8))) & (blob > SPOT_LEVEL)
-    ys, xs = np.nonzero(peaks)
+    grown = cv2.dilate(blob, np.ones((size, size), np.uint8))
+    strong = cv2.compare(blob, SPOT_LEVEL, cv2.CMP_GT)  # type: ignore[call-overload]
+    peaks = cv2.bitwise_and(cv2.compare(blob, grown, cv2.CMP_GE), strong)
+    found = cv2.findNonZero(peaks)
+    if found is None:
+        return np.zeros((0, 3))
+    xs, ys = found.reshape(-1, 2)[:, 0], found.reshape(-1, 2)[:, 1]
     # pips are round: both curvatures alike (the gap where two checkers touch is not)
     a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
     spread = np.sqrt((a - b) ** 2 + 4 * c * c)
@@ -159,8 +202,7 @@ def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDA
     ys, xs = ys[round_enough], xs[round_enough]
     if len(xs) == 0:
         return np.zeros((0, 3))
-    dog = np.sqrt(np.maximum(blob, 0.0))
-    strength = dog[ys, xs]
+    strength = np.sqrt(np.maximum(blob[ys, xs], 0.0))
     if len(xs) > 400:
         keep = np.argsort(-strength)[:400]
         xs, ys, strength = xs[keep], ys[keep], strength[keep]
@@ -168,34 +210,6 @@ def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDA
     pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
     mm = cv2.perspectiveTransform(pts[None], top)[0]
     return np.column_stack([mm, strength])
-
-
-def _clusters(spots: npt.NDArray[np.float64]) -> list[tuple[float, float]]:
-    """Die-sized groups of spots (centres in mm), strongest first."""
-    if len(spots) == 0:
-        return []
-    inside = (
-        (spots[:, 0] > VIEW_LEFT)
-        & (spots[:, 0] < VIEW_RIGHT)
-        & (spots[:, 1] > VIEW_TOP)
-        & (spots[:, 1] < VIEW_BOTTOM)
-    )
-    spots = spots[inside]
-    order = np.argsort(-spots[:, 2])
-    used = np.zeros(len(spots), bool)
-    centres: list[tuple[float, float, float]] = []
-    for index in order:
-        if used[index]:
-            continue
-        near = np.hypot(spots[:, 0] - spots[index, 0], spots[:, 1] - spots[index, 1]) < 7.5
-        group = near & ~used
-        used |= near
-        weight = spots[group, 2]
-        cx = float(np.average(spots[group, 0], weights=weight))
-        cy = float(np.average(spots[group, 1], weights=weight))
-        centres.append((cx, cy, float(weight.sum())))
-    centres.sort(key=lambda c: -c[2])
-    return [(x, y) for x, y, _ in centres[:MAX_CANDIDATES]]
 
 
 def _patch(image: Image, image_to_plane: Matrix, centre: tuple[float, float]) -> Image:
@@ -214,35 +228,70 @@ def _patch(image: Image, image_to_plane: Matrix, centre: tuple[float, float]) ->
     return patch
 
 
+def _read_face(
+    patch: Image,
+    near: tuple[float, float],
+    reach: float,
+    factors: tuple[float, ...],
+    one_step: float = 1.0,
+) -> tuple[pips.FaceRead, npt.NDArray[np.float64]] | None:
+    """The face whose centre lies within ``reach`` px of ``near`` in a patch where a standard
+    die's pips lie ``PIP_STEP`` mm apart at ``PATCH_PX_PER_MM``, and the patch's pip-like
+    spots; None when nothing there reads as a die's face.
+
+    The spots propose where the face lies, how it is turned and how far apart its pips are
+    (:func:`pips.fit_grids`, at each step of ``factors``); the face's own pixels then choose
+    the value (:func:`pips.explain_face`). The confidence is the margin over the best other
+    value, times how clearly the pips stand out at all.
+    """
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    step = PIP_STEP * PATCH_PX_PER_MM
+    contrast = pips.pip_contrast(lab, step)
+    every = pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
+    spots = pips.round_spots(every)
+    if len(spots) == 0:
+        return None
+    guesses = [
+        (fit.centre, fit.axes)
+        for factor in factors
+        for fit in pips.fit_grids(spots, step * factor, near, reach)[:MAX_FITS]
+    ]
+    model = pips.explain_face(lab, guesses, step * one_step, spots)
+    if model is None or model.score < MIN_FACE_SCORE:
+        return None
+    confidence = float(
+        np.clip((model.rank - model.runner_up) / FACE_MARGIN, 0.0, 1.0)
+        * np.clip((model.score - MIN_FACE_SCORE) / (SURE_FACE_SCORE - MIN_FACE_SCORE), 0.0, 1.0)
+    )
+    face = pips.FaceRead(
+        model.value,
+        confidence,
+        model.centre,
+        model.angle,
+        model.step,
+        model.cells,
+        model.aspect if len(model.cells) >= 4 else 1.0,
+        model.axes,
+    )
+    return face, every
+
+
 def _read_candidate(
     image: Image, camera: CameraModel, centre: tuple[float, float], surface: float
 ) -> tuple[pips.FaceRead, tuple[float, float], npt.NDArray[np.float64]] | None:
     """Reads the face near ``centre`` with the die resting on ``surface`` (mm up).
 
-    First the square outline of the top face is found (no outline, no die), then the pips
-    are read on the grid that outline fixes.
+    The pip spots propose where the face lies, how it is turned and how far apart its pips
+    are (:func:`pips.fit_grid`, at a few steps); the face's own pixels then choose the value
+    (:func:`pips.explain_face`). None when nothing there reads as a die's face.
     """
     top = camera.image_to_plane_at(surface + g.DIE_SIZE)
     patch = _patch(image, top, centre)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     middle = PATCH_MM * PATCH_PX_PER_MM / 2
-    step = PIP_STEP * PATCH_PX_PER_MM
-    contrast = pips.pip_contrast(lab, step)
-    reach = OUTLINE_REACH * PATCH_PX_PER_MM
-    every = pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
-    spots = pips.round_spots(every)
-    if len(spots) == 0:
+    read = _read_face(patch, (middle, middle), OUTLINE_REACH * PATCH_PX_PER_MM, STEP_FACTORS)
+    if read is None:
         return None
-    fit = pips.fit_grid(spots, step, (middle, middle), reach)
-    if fit is None or fit.cells not in pips.VALID_CELLS:
-        return None
-    value = len(fit.cells)
-    consistency = pips.face_consistency(lab, fit, step)
-    if consistency < (MIN_CONSISTENCY if len(fit.cells) > 2 else MIN_CONSISTENCY_FEW):
-        return None
-    turn = fit.angle
-    confidence = float(np.clip((fit.strength - 1.0) / 1.5, 0.0, 1.0))
-    face = pips.FaceRead(value, confidence, fit.centre, turn, step, fit.cells, fit.aspect)
+    face, every = read
     fx = centre[0] + (face.centre[0] - middle) / PATCH_PX_PER_MM
     fy = centre[1] + (face.centre[1] - middle) / PATCH_PX_PER_MM
     return face, (fx, fy), every
@@ -328,41 +377,74 @@ def _touches_something(
     )  # fmt: skip
     if near_wall or maps is None:
         return near_wall
+    # two rings: a leaning die's foot is only roughly known, and a dark checker on a dark
+    # board shows faintly: better a die left unsure than a cocked one called flat
     angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-    xs = np.round((x + reach * np.cos(angles) - VIEW_LEFT) * maps.scale).astype(int)
-    ys = np.round((y + reach * np.sin(angles) - VIEW_TOP) * maps.scale).astype(int)
+    radii = np.repeat([reach, reach + TOUCH_SLACK], len(angles))
+    angles = np.tile(angles, 2)
+    xs = np.round((x + radii * np.cos(angles) - VIEW_LEFT) * maps.scale).astype(int)
+    ys = np.round((y + radii * np.sin(angles) - VIEW_TOP) * maps.scale).astype(int)
     h, w = maps.foreground.shape
     ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
-    return bool(np.any(maps.foreground[ys[ok], xs[ok]] > 0.5))
+    return bool(np.any(maps.foreground[ys[ok], xs[ok]] > TOUCH_FOREGROUND))
 
 
 def _stands_out(
     maps: PlaneMaps, view_to: Matrix, top: Matrix, face: pips.FaceRead, face_mm: tuple[float, float]
 ) -> bool:
-    """Whether the face lies on something that is not the empty board.
+    """Whether the face's pips differ from the empty board where they lie.
 
-    Spots that belong to the board (stitching, nails) were learned at calibration; a die was
-    not. (The gap where two touching checkers show the board between them is ruled out later,
-    by :func:`companion.vision.reader.could_rest_there`.)
+    Spots that belong to the board (stitching, nails, a tray's corners) were learned at
+    calibration; a die's pips were not, even where the die's face matches the board. (The gap
+    where two touching checkers show the board between them is ruled out later, by
+    :func:`companion.vision.reader.could_rest_there`.)
     """
     h, w = maps.foreground.shape
+    seen = []
+    for a, b in face.cells:
+        dx, dy = face.offset(a, b)
+        pip = (face_mm[0] + dx / PATCH_PX_PER_MM, face_mm[1] + dy / PATCH_PX_PER_MM)
+        x, y = _to_plane(view_to, _to_image(top, pip))
+        col = round((x - VIEW_LEFT) * maps.scale)
+        row = round((y - VIEW_TOP) * maps.scale)
+        if not (1 <= col < w - 1 and 1 <= row < h - 1):
+            return True  # off the view: nothing was learned there to compare with
+        seen.append(float(maps.tolerant[row - 1 : row + 2, col - 1 : col + 2].max()))
+    if float(np.median(seen)) >= PIP_FOREGROUND:
+        return True
+    # pips near an edge of the board's pattern (a point's side) fall within what the board
+    # showed there: the die's body, or its outline, must then show
+    x, y = _to_plane(view_to, _to_image(top, face_mm))
+    half = g.DIE_SIZE * 0.35
+    x0, x1 = round((x - half - VIEW_LEFT) * maps.scale), round((x + half - VIEW_LEFT) * maps.scale)
+    y0, y1 = round((y - half - VIEW_TOP) * maps.scale), round((y + half - VIEW_TOP) * maps.scale)
+    rows, cols = slice(max(y0, 0), y1 + 1), slice(max(x0, 0), x1 + 1)
+    return _differs(maps.foreground[rows, cols], maps.tolerant[rows, cols]) >= DIE_FOREGROUND
 
-    def foreground(xy: tuple[float, float], half: float) -> float | None:
-        x, y = _to_plane(view_to, _to_image(top, xy))
-        x0, x1 = (
-            round((x - half - VIEW_LEFT) * maps.scale),
-            round((x + half - VIEW_LEFT) * maps.scale) + 1,
-        )
-        y0, y1 = (
-            round((y - half - VIEW_TOP) * maps.scale),
-            round((y + half - VIEW_TOP) * maps.scale) + 1,
-        )
-        if x1 <= 0 or y1 <= 0 or x0 >= w or y0 >= h:
-            return None  # off the view: nothing was learned there to compare with
-        return float(maps.foreground[max(y0, 0) : y1, max(x0, 0) : x1].mean())
 
-    body = foreground(face_mm, g.DIE_SIZE * 0.35)
-    return body is None or body >= DIE_FOREGROUND
+def _checker_at(maps: PlaneMaps, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """Whether each plane point (mm, at the view's height) shows a checker."""
+    h, w = maps.foreground.shape
+    xs = np.clip(np.round((points[:, 0] - VIEW_LEFT) * maps.scale).astype(int), 0, w - 1)
+    ys = np.clip(np.round((points[:, 1] - VIEW_TOP) * maps.scale).astype(int), 0, h - 1)
+    like: npt.NDArray[np.bool_] = (
+        maps.foreground[ys, xs] * np.abs(maps.whiteness[ys, xs]) > CHECKER_LIKE
+    )
+    return like
+
+
+def _between_checkers(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
+    """Whether a spot lies in a gap between checkers: checkers on two opposite sides of it,
+    nothing on two other opposite sides (where two checkers of a stack touch, or four of
+    neighbouring stacks meet). The board showing in such a gap is as round and as dark as a
+    pip; a die cannot lie there (it would rest across the checkers). A die resting on a
+    checker shows checker all round, one beside a checker shows it on one side only."""
+    angles = np.arange(8) * (math.pi / 4)
+    ring = np.column_stack([np.cos(angles), np.sin(angles)]) * JUNCTION_REACH + np.array(xy)
+    checker = _checker_at(maps, ring)
+    both = checker[:4] & checker[4:]
+    neither = ~checker[:4] & ~checker[4:]
+    return bool(both.any() and neither.any())
 
 
 def _differs_from_board(
@@ -379,7 +461,25 @@ def _differs_from_board(
     y1 = min(round((y + half - VIEW_TOP) * maps.scale) + 1, h)
     if x1 <= x0 or y1 <= y0:
         return True  # off the view: nothing was learned there to compare with
-    return float(maps.foreground[y0:y1, x0:x1].mean()) >= DIE_FOREGROUND
+    if _differs(maps.foreground[y0:y1, x0:x1], maps.tolerant[y0:y1, x0:x1]) >= DIE_FOREGROUND:
+        return True
+    # a die the colour of the board shows only its pips: the spot itself must be new
+    col, row = round((x - VIEW_LEFT) * maps.scale), round((y - VIEW_TOP) * maps.scale)
+    spot = maps.tolerant[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
+    return spot.size > 0 and float(spot.max()) >= PIP_FOREGROUND
+
+
+def _differs(foreground: FloatImage, tolerant: FloatImage) -> float:
+    """How much a die-sized window differs from the empty board: its mean foreground, or,
+    for a die the colour of the board, what its pips and outline show (the strongest tenth
+    of the window, scaled so that a clear outline counts as a die's body would). The outline
+    is judged on the map that forgives the board's own edges a pixel off (a tray's divider
+    or a point's side in a frame a little off the calibration's)."""
+    if foreground.size == 0:
+        return 0.0
+    edges = tolerant.ravel()
+    tenth = float(np.partition(edges, int(len(edges) * 0.9))[int(len(edges) * 0.9)])
+    return max(float(foreground.mean()), tenth * OUTLINE_SHARE)
 
 
 def _to_plane(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
@@ -411,18 +511,26 @@ def find_dice(
     spots = spots[np.argsort(-spots[:, 2])]
     explained = np.zeros(len(spots), bool)
     found: list[FoundDie] = []
-    for _ in range(MAX_CANDIDATES):
+    reads = 0
+    for _ in range(MAX_LOOKS):
         open_spots = np.nonzero(~explained)[0]
-        if len(open_spots) == 0:
+        sure = sum(die.face_confidence >= SURE_DIE for die in found)
+        if len(open_spots) == 0 or reads >= MAX_CANDIDATES or sure >= 2:
+            # two dice read surely: a game has no more (a third die-like thing still leaves
+            # foreground no checker explains, which the reader does not let pass)
             break
         index = int(open_spots[0])
         explained[index] = True
         centre = (float(spots[index, 0]), float(spots[index, 1]))
-        if maps is not None and not _differs_from_board(maps, view_to, spot_plane, centre):
+        if maps is not None and (
+            not _differs_from_board(maps, view_to, spot_plane, centre)
+            or _between_checkers(maps, _to_plane(view_to, _to_image(spot_plane, centre)))
+        ):
             # the board's own spots (stitching, hinges, a tray's corner) were learned empty:
             # no need to read them
             explained |= np.hypot(spots[:, 0] - centre[0], spots[:, 1] - centre[1]) < SAME_PATCH
             continue
+        reads += 1
         result = _read_candidate(image, camera, centre, 0.0)
         if result is None:
             # its neighbours would show the same patch: do not spend reads on them
@@ -442,9 +550,12 @@ def find_dice(
                 face, face_mm, spots_px = raised
         near_face = np.hypot(spots[:, 0] - face_mm[0], spots[:, 1] - face_mm[1]) < g.DIE_SIZE * 0.75
         explained |= near_face
-        # two dice lie at least a die apart: a face nearer is a side of a die already read
-        if any(math.dist(face_mm, die.centre_mm) < g.DIE_SIZE for die in found):
+        # two dice lie at least a die apart: a face nearer is the same die's, seen again from
+        # another of its pips (or its side's): the clearer read stands
+        same = [die for die in found if math.dist(face_mm, die.centre_mm) < g.DIE_SIZE]
+        if any(die.face_confidence >= face.confidence - CLEARER for die in same):
             continue
+        found = [die for die in found if die not in same]
         top = camera.image_to_plane_at(surface + g.DIE_SIZE)
         centre_px = _to_image(top, face_mm)
         if maps is not None and not _stands_out(maps, view_to, top, face, face_mm):
@@ -532,28 +643,28 @@ def read_die_in_box(image: Image, box: tuple[float, float, float, float]) -> pip
     side = max(x1 - x0, y1 - y0)
     if side <= 2:
         return None
-    # the box holds the whole die turned any way: its face is about 0.8 of the box
-    scale = g.DIE_SIZE * 1.25 * PATCH_PX_PER_MM / side
+    # the box holds the whole die turned any way, its sides and shadow: the die is about
+    # three quarters of the box
+    scale = g.DIE_SIZE * PATCH_PX_PER_MM / (side * BOX_DIE_SHARE)
     px = int(PATCH_MM * PATCH_PX_PER_MM)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     to_patch = np.array(
         [[scale, 0.0, px / 2 - scale * cx], [0.0, scale, px / 2 - scale * cy]], dtype=np.float64
     )
-    patch = cv2.warpAffine(image, to_patch, (px, px), flags=cv2.INTER_LINEAR)
-    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
-    step = PIP_STEP * PATCH_PX_PER_MM
-    contrast = pips.pip_contrast(lab, step)
-    spots = pips.round_spots(
-        pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
+    patch: Image = cv2.warpAffine(  # type: ignore[assignment]
+        image, to_patch, (px, px), flags=cv2.INTER_LINEAR
     )
-    if len(spots) == 0:
-        return None
-    for factor in (1.0, 0.85, 1.15):
-        fit = pips.fit_grid(spots, step * factor, (px / 2, px / 2), px * 0.25)
-        if fit is None or fit.cells not in pips.VALID_CELLS:
-            continue
-        if pips.face_consistency(lab, fit, step * factor) < MIN_CONSISTENCY:
-            continue
-        confidence = float(np.clip((fit.strength - 1.0) / 1.5, 0.0, 1.0))
-        return pips.FaceRead(len(fit.cells), confidence, fit.centre, fit.angle, step, fit.cells)
-    return None
+    read = _read_face(patch, (px / 2, px / 2), px * BOX_REACH, BOX_STEP_FACTORS, BOX_ONE_STEP)
+    return None if read is None else read[0]
+
+
+BOX_DIE_SHARE = 0.75
+"""Share of a labelled box's side the die itself fills (its sides and shadow take the rest)."""
+BOX_REACH = 0.15
+"""How far (share of the patch) from the box's middle the face's centre may lie."""
+BOX_STEP_FACTORS = (0.72, 0.82, 0.93, 1.05)
+"""Pip steps tried on a die in a box, as shares of a standard die's: the box tells the die's
+size only roughly, and dice differ in how far apart their pips lie (many 0.2 of the edge)."""
+BOX_ONE_STEP = 0.7
+"""A one in a box is read at any step from this share of the standard one's up (a lone pip
+does not tell it)."""

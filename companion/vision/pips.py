@@ -1,11 +1,19 @@
-"""Reading a die's top face: how many pips, and how sure.
+"""Reading a die's top face: how many pips, where, and how sure.
 
-Conventions: a face is seen in a square patch; the caller gives the face's centre, the step
-between neighbouring pips (about 0.27 of the die's edge on standard dice) and the face's turn.
-Pips sit on a 3x3 grid (the centre, the four corners, the middle of two sides), and each value
-lights a fixed subset of it, so reading a die is choosing the subset that best separates pips
-from the bare face: every lit spot must stand out more than every unlit one. The confidence is
-that separation, so a smudged, glared or half-hidden face reads as unsure rather than wrong.
+Conventions: a face is seen in a square patch (pixels); a standard die's pips lie about 0.27 of
+its edge apart (the pip *step*). Pips sit on a 3x3 grid of cells (the centre, the four corners,
+the middle of two sides) along the face's own two axes, and each value lights a fixed subset of
+it.
+
+Reading takes two steps. The pip-like spots of the patch propose grids (:func:`fit_grids`:
+turns from pairs of spots, centres by voting, the axes fitted to the pips when four or more
+show, so a tilted face's squashed grid is followed). Then the face's own pixels judge every
+value's pattern on each grid, moved a little every way (:func:`explain_face`): the lit cells
+must all differ from the bare face, alike, by more than anything else on it (an empty cell, a
+stray spot, the face's edge, a checker's rim) differs. So a pip the spot finder missed still
+counts, a face that is not one (a gap between checkers, a side face's lone pip beside the top)
+scores low, and the confidence is the margin over the best other value: a smudged, glared or
+half-hidden face reads as unsure rather than wrong.
 
 Colour-blind by design: pips may be darker or lighter than the face, of any colour.
 """
@@ -20,6 +28,52 @@ import numpy as np
 import numpy.typing as npt
 
 FloatImage = npt.NDArray[np.float32]
+Axes = tuple[tuple[float, float], tuple[float, float]]
+"""Pixels from one cell of a face to the next along its two axes: ``(across, down)``."""
+
+# Spots.
+ROUNDNESS = 0.4
+"""Least ratio of a spot's two curvatures for it to count as a round pip."""
+PIP_LIKENESS = 0.55
+"""A spot weaker than this share of the strongest pip is not a pip of the same die."""
+
+# Grids proposed by the spots.
+_PAIRS = ((1.0, 0.0), (2.0, 0.0), (math.sqrt(2), math.pi / 4), (2 * math.sqrt(2), math.pi / 4))
+"""How far apart (in steps) two pips of a face may lie, and the turn of that line off the
+face's axes: side by side, across the face, diagonal neighbours, corner to corner."""
+MAX_TURNS = 6
+"""At most this many turns of the grid are tried: those the spots' pairs agree on most."""
+TURN_APART = math.radians(4)
+"""Turns closer than this are one (pip positions are not known finer)."""
+
+# The consistency of a proposed grid (:func:`face_consistency`).
+MARGIN = 1.5
+"""Distance (in pip steps) from a face's centre to its margin, beyond the outer pips."""
+FACE_SPREAD = 16.0
+"""Largest L*a*b* difference between spots of bare face on one die."""
+
+# The face's pixels (:func:`explain_face`).
+FACE_HALF = 1.5
+"""Half the flat of a face, in pip steps (a standard die's flat is 0.88 of its 16 mm edge, its
+pips 0.27 of the edge apart: 1.63 steps; a little is left for the rounded rim)."""
+PIP_SAMPLE = 0.18
+"""Radius (pip steps) of the ring of samples read round a cell's centre: inside a pip."""
+BARE_CLEARANCE = 0.65
+"""Bare-face samples lie at least this many steps from every lit cell (clear of a pip's
+blurred rim)."""
+BARE_QUANTILE = 0.97
+"""The bare face's spread is read at this quantile of its samples (a stray sample or two of
+a pip's blurred rim aside)."""
+FACE_NOISE = 6.0
+"""Least colour gap (L*a*b* units) anything on a face is taken to show: camera noise."""
+ONE_STEP = 0.9
+"""Least share of the nominal pip step at which a lone pip is read as a one."""
+LEFT_OVER_REACH = 3.2
+"""How far (pip steps) from a face's centre a spot left unexplained counts against it: as far
+as the pips of a two or a four seen from one of their corners."""
+LEFT_OVER_PENALTY = 0.8
+"""Share of its score a pattern keeps for each strong spot near the face it leaves
+unexplained."""
 
 _LAYOUTS: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((0, 0),),
@@ -46,6 +100,29 @@ def _patterns() -> list[tuple[int, npt.NDArray[np.bool_]]]:
 PATTERNS = _patterns()
 
 
+def _valid_cells() -> set[frozenset[tuple[int, int]]]:
+    valid = set()
+    for layout in _LAYOUTS.values():
+        cells = list(layout)
+        for _ in range(4):
+            valid.add(frozenset(cells))
+            cells = [(-y, x) for x, y in cells]
+    return valid
+
+
+VALID_CELLS = _valid_cells()
+_VALID_BITS = np.array(
+    sorted(sum(1 << ((a + 1) * 3 + (b + 1)) for a, b in cells) for cells in VALID_CELLS),
+    dtype=np.int64,
+)
+
+
+def axes_of(angle: float, step: float) -> Axes:
+    """A square grid's axes: turned by ``angle``, ``step`` pixels from cell to cell."""
+    c, s = math.cos(angle), math.sin(angle)
+    return ((c * step, s * step), (-s * step, c * step))
+
+
 @dataclass(frozen=True, slots=True)
 class FaceRead:
     value: int
@@ -53,126 +130,21 @@ class FaceRead:
     centre: tuple[float, float]
     """Where the pip grid's centre was found, in patch pixels."""
     angle: float
-    """The grid's turn in radians (0-pi/2)."""
+    """The grid's turn in radians: the direction of the first axis ``cells`` count along."""
     step: float
     """The pip step found, in patch pixels."""
     cells: frozenset[tuple[int, int]] = frozenset()
     """Grid cells holding a pip, as ``(across, down)`` in -1..1 along the face's turned axes."""
     aspect: float = 1.0
     """See :attr:`GridFit.aspect`."""
+    axes: Axes | None = None
+    """Patch pixels from one cell to the next along the face's two axes, when measured (else
+    ``angle`` and ``step`` make a square grid)."""
 
-
-def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:
-    """How much each pixel is a spot the size of a pip (difference of Gaussians, any colour).
-
-    A pip is darker or lighter than the face, or of another hue; the response is the colour
-    difference between a pip-sized blur and a blur over its surroundings.
-    """
-    sigma = max(step * 0.2, 0.8)
-    fine = cv2.GaussianBlur(patch_lab, (0, 0), sigma)
-    coarse = cv2.GaussianBlur(patch_lab, (0, 0), sigma * 2.5)
-    diff = fine - coarse
-    contrast: FloatImage = np.sqrt(np.einsum("...c,...c->...", diff, diff)).astype(np.float32)
-    return contrast
-
-
-def read_face(
-    contrast: FloatImage,
-    centre: tuple[float, float],
-    step: float,
-    angle: float | None = None,
-    search: float = 0.2,
-) -> FaceRead:
-    """The value whose pip pattern best explains ``contrast`` around ``centre``.
-
-    Searches small shifts of the centre, the pip step (±15 %) and, unless ``angle`` is given,
-    the face's turn; returns the best separation as the confidence (0 = no pattern, about 0.5
-    and above = clear pips).
-    """
-    smooth = contrast
-    height, width = smooth.shape
-    turns = np.array([angle] if angle is not None else np.radians(np.arange(0, 90, 6)))
-    count = max(round(2 * search / 0.2) + 1, 3)
-    shifts = np.linspace(-search, search, count) * step
-    factors = np.array([0.87, 1.0, 1.15])
-    grid = np.array(_GRID, dtype=np.float64)
-    t, f, dx, dy = (a.ravel() for a in np.meshgrid(turns, factors, shifts, shifts, indexing="ij"))
-    c, s = np.cos(t), np.sin(t)
-    # grid offsets turned by t and scaled by the step: (N, 9)
-    ox = (grid[None, :, 0] * c[:, None] - grid[None, :, 1] * s[:, None]) * (step * f)[:, None]
-    oy = (grid[None, :, 0] * s[:, None] + grid[None, :, 1] * c[:, None]) * (step * f)[:, None]
-    xs = np.clip(np.round(centre[0] + dx[:, None] + ox).astype(int), 0, width - 1)
-    ys = np.clip(np.round(centre[1] + dy[:, None] + oy).astype(int), 0, height - 1)
-    evidence = smooth[ys, xs].astype(np.float64)
-    top = np.maximum(evidence.max(axis=1), 1e-3)
-    best_value, best_separation, best_index = 1, -1.0, 0
-    for value, lit in PATTERNS:
-        separation = (evidence[:, lit].min(axis=1) - evidence[:, ~lit].max(axis=1)) / top
-        index = int(np.argmax(separation))
-        if separation[index] > best_separation:
-            best_value, best_separation, best_index = value, float(separation[index]), index
-    return FaceRead(
-        best_value,
-        max(best_separation, 0.0),
-        (centre[0] + float(dx[best_index]), centre[1] + float(dy[best_index])),
-        float(t[best_index]),
-        step * float(f[best_index]),
-    )
-
-
-def find_outline(
-    gradient: FloatImage,
-    guess: tuple[float, float],
-    edge: float,
-    reach: float,
-    turns: npt.NDArray[np.float64] | None = None,
-) -> tuple[float, tuple[float, float], float]:
-    """The square die outline (edge ``edge`` px) best supported by ``gradient`` near ``guess``.
-
-    Searches centres within ``reach`` px of the guess, every turn (6 degree steps) and two
-    sizes; returns ``(score, centre, turn)``. The score is the median edge strength along
-    the four sides (each side must show, so a straight board edge or a round checker rim
-    scores low) over the median strength just inside them (the die's own face).
-    """
-    height, width = gradient.shape
-    step = max(edge / 10.0, 1.0)
-    offsets = np.arange(-reach, reach + 0.1, step)
-    if turns is None:
-        turns = np.radians(np.arange(0, 90, 6))
-    halves = np.array([0.44, 0.48, 0.52]) * edge
-    along = np.linspace(-0.7, 0.7, 7)
-    units = np.concatenate(
-        [
-            np.column_stack([np.full(7, 1.0), along]),
-            np.column_stack([np.full(7, -1.0), along]),
-            np.column_stack([along, np.full(7, 1.0)]),
-            np.column_stack([along, np.full(7, -1.0)]),
-        ]
-    )  # (28, 2) points on the unit square's sides
-    cx, cy, turn, half = (
-        a.ravel()
-        for a in np.meshgrid(offsets + guess[0], offsets + guess[1], turns, halves, indexing="ij")
-    )
-    c, s = np.cos(turn)[:, None], np.sin(turn)[:, None]
-    ux, uy = units[None, :, 0], units[None, :, 1]
-    xs = cx[:, None] + (ux * c - uy * s) * half[:, None]
-    ys = cy[:, None] + (ux * s + uy * c) * half[:, None]
-    xi = np.clip(np.round(xs).astype(int), 0, width - 1)
-    yi = np.clip(np.round(ys).astype(int), 0, height - 1)
-    rim = np.median(gradient[yi, xi], axis=1)
-    del xi, yi
-    score = rim
-    best = int(np.argmax(score))
-    return float(score[best]), (float(cx[best]), float(cy[best])), float(turn[best])
-
-
-def outline_at(
-    gradient: FloatImage, centre: tuple[float, float], edge: float, angle: float | None
-) -> tuple[float, tuple[float, float], float]:
-    """:func:`find_outline` around a known pip grid: a little play in place, turn when unknown."""
-    if angle is None:
-        return find_outline(gradient, centre, edge, edge * 0.08)
-    return find_outline(gradient, centre, edge, edge * 0.08, turns=np.array([angle]))
+    def offset(self, across: float, down: float) -> tuple[float, float]:
+        """Where cell ``(across, down)`` lies from the face's centre, in patch pixels."""
+        (ux, uy), (vx, vy) = self.axes if self.axes is not None else axes_of(self.angle, self.step)
+        return (across * ux + down * vx, across * uy + down * vy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +159,58 @@ class GridFit:
     aspect: float = 1.0
     """How square the pip grid shows (:func:`_squareness`): 1 on a face seen square-on,
     about cos(tilt) on a face tilted away (a cocked die's top), whichever way it tilts."""
+    axes: Axes = ((1.0, 0.0), (0.0, 1.0))
+    """Pixels from one cell to the next along the face's two axes (fitted to the pips when
+    four or more show; else the turn and step)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FaceModel:
+    """How well the best pip pattern explains one face, and where the face lies."""
+
+    value: int
+    score: float
+    """Weakest pip's colour gap from the bare face over the largest gap of anything else on
+    the face (an empty cell, a stray spot, an edge): above 1 the pips stand alone."""
+    runner_up: float
+    """The best rank of a pattern of another value, at any place tried."""
+    centre: tuple[float, float]
+    axes: Axes
+    """Pixels from one cell to the next along the face's two axes."""
+    cells: frozenset[tuple[int, int]]
+    rank: float = 0.0
+    """The score as ranked against other patterns: lowered when the pattern leaves a strong
+    spot just beyond the face unexplained (which ``runner_up`` is ranked by too)."""
+
+    @property
+    def step(self) -> float:
+        """The mean pip step (pixels)."""
+        return math.sqrt(abs(np.linalg.det(np.array(self.axes))))
+
+    @property
+    def angle(self) -> float:
+        """The turn of the face's first axis (the one ``cells`` count along first)."""
+        return math.atan2(self.axes[0][1], self.axes[0][0])
+
+    @property
+    def aspect(self) -> float:
+        """How square the face shows: its axes' least over greatest stretch (1 square-on)."""
+        stretches = np.linalg.svd(np.array(self.axes), compute_uv=False)
+        return float(stretches[-1] / max(stretches[0], 1e-6))
+
+
+def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:
+    """How much each pixel is a spot the size of a pip (difference of Gaussians, any colour).
+
+    A pip is darker or lighter than the face, or of another hue; the response is the colour
+    difference between a pip-sized blur and a blur over its surroundings.
+    """
+    sigma = max(step * 0.2, 0.8)
+    fine = cv2.GaussianBlur(patch_lab, (0, 0), sigma)
+    coarse = cv2.GaussianBlur(patch_lab, (0, 0), sigma * 2.5)
+    diff = fine - coarse
+    contrast: FloatImage = np.sqrt(np.einsum("...c,...c->...", diff, diff)).astype(np.float32)
+    return contrast
 
 
 def find_spots(
@@ -231,17 +255,150 @@ def round_spots(spots: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return spots[spots[:, 4] >= ROUNDNESS][:24]
 
 
-def _valid_cells() -> set[frozenset[tuple[int, int]]]:
-    valid = set()
-    for layout in _LAYOUTS.values():
-        cells = list(layout)
-        for _ in range(4):
-            valid.add(frozenset(cells))
-            cells = [(-y, x) for x, y in cells]
-    return valid
+def fit_grid(
+    spots: npt.NDArray[np.float64], step: float, near: tuple[float, float], reach: float
+) -> GridFit | None:
+    """The pip grid (spacing ``step``) that explains the most spots within ``reach`` of ``near``
+    (the first of :func:`fit_grids`), or None."""
+    fits = fit_grids(spots, step, near, reach)
+    return fits[0] if fits else None
 
 
-VALID_CELLS = _valid_cells()
+def fit_grids(
+    spots: npt.NDArray[np.float64], step: float, near: tuple[float, float], reach: float
+) -> list[GridFit]:
+    """The best pip grid (spacing ``step``) within ``reach`` of ``near`` for each number of
+    pips, best first: most spots explained cleanly (no stray spot of the pips' kind inside).
+
+    A clean one (a corner pip alone, the others just beyond its square) may rank above a four
+    with a stray spot: the face's own pixels judge between them (:func:`explain_face`).
+
+    Turns are proposed by pairs of spots (neighbours along a side, or along a diagonal);
+    centres by voting: every spot, read as each of the nine cells, names a centre, and the
+    centre named by the most spots wins. A lone spot (a one) keeps its own place.
+    """
+    if len(spots) == 0:
+        return []
+    xy = spots[:, :2]
+    strength = spots[:, 2]
+    polarity = spots[:, 3] if spots.shape[1] > 3 else np.zeros(len(spots))
+    close = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach
+    if not close.any():
+        return []
+    # only spots that could lie on a face centred within reach matter
+    nearby = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach + 2.0 * step
+    xy, strength, polarity, close = xy[nearby], strength[nearby], polarity[nearby], close[nearby]
+    first, second = np.triu_indices(len(xy), 1)
+    pair = close[first] | close[second]
+    first, second = first[pair], second[pair]
+    d = xy[second] - xy[first]
+    length = np.hypot(d[:, 0], d[:, 1]) / step
+    angle = np.arctan2(d[:, 1], d[:, 0])
+    proposed = [np.zeros(1)]
+    votes = [np.full(1, 1e-3)]
+    for ratio, offset in _PAIRS:
+        matches = np.abs(length - ratio) < 0.14 * ratio
+        proposed.append((angle[matches] - offset) % (math.pi / 2))
+        votes.append(np.minimum(strength[first[matches]], strength[second[matches]]))
+    # the turns most pairs of strong spots agree on (a face's pips all propose its own)
+    every_turn, weight = np.concatenate(proposed), np.concatenate(votes)
+    count = round(math.pi / 2 / TURN_APART)
+    bins = np.round(every_turn / TURN_APART).astype(int) % count
+    tally = np.bincount(bins, weights=weight, minlength=count)
+    tally = tally + np.roll(tally, 1) + np.roll(tally, -1)
+    turns: list[float] = []
+    chosen: list[int] = []
+    for b in np.argsort(-tally):
+        if len(turns) >= MAX_TURNS or tally[b] <= 0:
+            break
+        if any(min(abs(b - c), count - abs(b - c)) <= 1 for c in chosen):
+            continue  # a neighbour of a turn taken: the same turn, smeared
+        chosen.append(int(b))
+        members = (bins == b) | (bins == (b + 1) % count) | (bins == (b - 1) % count)
+        # the strongest pair's own turn round the bin
+        turns.append(float(every_turn[members][np.argmax(weight[members])]))
+    fits: dict[int, GridFit] = {}
+    best_keys: dict[int, tuple[bool, bool, int, float, float]] = {}
+    leading = float(strength[close].max())
+    cells = np.array([(a, b) for b in (-1, 0, 1) for a in (-1, 0, 1)], dtype=np.float64)
+    tried: list[float] = []
+    for turn in turns:
+        if any(min(abs(turn - t), math.pi / 2 - abs(turn - t)) < TURN_APART for t in tried):
+            continue
+        tried.append(turn)
+        c, s = math.cos(turn), math.sin(turn)
+        offsets = (
+            np.column_stack([cells[:, 0] * c - cells[:, 1] * s, cells[:, 0] * s + cells[:, 1] * c])
+            * step
+        )
+        centres = (xy[close][:, None, :] - offsets[None, :, :]).reshape(-1, 2)
+        centres = centres[np.hypot(centres[:, 0] - near[0], centres[:, 1] - near[1]) <= reach]
+        if len(centres) == 0:
+            continue
+        rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
+        u = (rel[..., 0] * c + rel[..., 1] * s) / step
+        v = (-rel[..., 0] * s + rel[..., 1] * c) / step
+        ru, rv = np.round(u), np.round(v)
+        on_grid = (
+            (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
+        )
+        inside = (np.abs(u) < 1.6) & (np.abs(v) < 1.6)
+        # pips of one die are alike: weak spots on the grid are glints, not pips
+        top = np.where(on_grid, strength[None, :], 0.0).max(axis=1, keepdims=True)
+        on_grid &= strength[None, :] >= PIP_LIKENESS * top
+        # the pips' own kind (darker or lighter); a faint ring of the other kind is no stray
+        kind = np.sign(np.where(on_grid, strength[None, :] * polarity[None, :], 0.0).sum(axis=1))
+        # all the pips of a face are of one kind
+        on_grid &= (polarity[None, :] == kind[:, None]) | (kind[:, None] == 0)
+        stray = inside & ~on_grid & ((polarity[None, :] == kind[:, None]) | (kind[:, None] == 0))
+        weakest = np.where(on_grid, strength[None, :], np.inf).min(axis=1)
+        strongest_stray = np.where(stray, strength[None, :], 0.0).max(axis=1)
+        ratio = np.minimum(weakest / np.maximum(strongest_stray, 1e-3), 10.0)
+        counts = on_grid.sum(axis=1)
+        # which cells each centre's pips take, as a bit mask: a valid face takes each once
+        bits = np.where(on_grid, 1 << ((ru + 1) * 3 + (rv + 1)).astype(np.int64), 0).sum(axis=1)
+        valid = np.isin(bits, _VALID_BITS) & (counts == _popcount(bits))
+        for index in np.nonzero(valid)[0][np.argsort(-(counts * 100 + ratio)[valid])[:3]]:
+            members = on_grid[index]
+            found = frozenset(
+                (int(a), int(b))
+                for a, b in zip(ru[index][members], rv[index][members], strict=True)
+            )
+            # cleanest first; among equally clean grids, the one on the strongest spots (a
+            # light pip's dark rim, or a face's corner, makes weaker ones)
+            key = (
+                bool(ratio[index] >= 1.25),
+                bool(weakest[index] >= PIP_LIKENESS * leading),
+                len(found),
+                float(ratio[index]),
+                float(strength[members].sum()),
+            )
+            if key > best_keys.get(len(found), (False, False, -1, -1.0, -1.0)):
+                best_keys[len(found)] = key
+                a_cells, b_cells = ru[index][members], rv[index][members]
+                # twos and threes lie on one diagonal: their turn, and so their aspect, is
+                # not pinned down by the pips alone
+                aspect = (
+                    _squareness(u[index][members], v[index][members], a_cells, b_cells)
+                    if len(found) >= 4
+                    else 1.0
+                )
+                centre = (float(centres[index, 0]), float(centres[index, 1]))
+                axes = ((c * step, s * step), (-s * step, c * step))
+                if len(found) >= 4:
+                    centre, axes = _affine(xy[members], a_cells, b_cells)
+                fits[len(found)] = GridFit(
+                    centre, turn, found, float(ratio[index]), float(aspect), axes
+                )
+    order = sorted(fits, key=lambda count: best_keys[count], reverse=True)
+    return [fits[count] for count in order]
+
+
+def _popcount(bits: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    count = np.zeros_like(bits)
+    for shift in range(9):
+        count += (bits >> shift) & 1
+    return count
 
 
 def _squareness(
@@ -267,119 +424,19 @@ def _squareness(
     return float(stretches[-1] / max(stretches[0], 1e-6))
 
 
-def fit_grid(
-    spots: npt.NDArray[np.float64], step: float, near: tuple[float, float], reach: float
-) -> GridFit | None:
-    """The pip grid (spacing ``step``) that explains the most spots within ``reach`` of ``near``.
-
-    Turns are proposed by pairs of spots (neighbours along a side, or along a diagonal);
-    centres by voting: every spot, read as each of the nine cells, names a centre, and the
-    centre named by the most spots wins. A lone spot (a one) keeps its own place.
-    """
-    if len(spots) == 0:
-        return None
-    xy = spots[:, :2]
-    strength = spots[:, 2]
-    polarity = spots[:, 3] if spots.shape[1] > 3 else np.zeros(len(spots))
-    close = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach
-    if not close.any():
-        return None
-    turns = [0.0]
-    for i in range(len(xy)):
-        for j in range(i + 1, len(xy)):
-            if not (close[i] or close[j]):
-                continue
-            d = xy[j] - xy[i]
-            length = float(np.hypot(*d))
-            angle = math.atan2(d[1], d[0])
-            for ratio, offset in (
-                (1.0, 0.0),
-                (2.0, 0.0),
-                (math.sqrt(2), math.pi / 4),
-                (2 * math.sqrt(2), math.pi / 4),
-            ):
-                if abs(length / step - ratio) < 0.14 * ratio:
-                    turns.append((angle - offset) % (math.pi / 2))
-    best: GridFit | None = None
-    best_key: tuple[bool, bool, int, float] = (False, False, -1, -1.0)
-    leading = float(strength[close].max())
-    cells = np.array([(a, b) for b in (-1, 0, 1) for a in (-1, 0, 1)], dtype=np.float64)
-    tried: list[float] = []
-    for turn in turns:
-        if any(min(abs(turn - t), math.pi / 2 - abs(turn - t)) < math.radians(4) for t in tried):
-            continue
-        tried.append(turn)
-        c, s = math.cos(turn), math.sin(turn)
-        offsets = (
-            np.column_stack([cells[:, 0] * c - cells[:, 1] * s, cells[:, 0] * s + cells[:, 1] * c])
-            * step
-        )
-        centres = (xy[close][:, None, :] - offsets[None, :, :]).reshape(-1, 2)
-        centres = centres[np.hypot(centres[:, 0] - near[0], centres[:, 1] - near[1]) <= reach]
-        if len(centres) == 0:
-            continue
-        rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
-        u = (rel[..., 0] * c + rel[..., 1] * s) / step
-        v = (-rel[..., 0] * s + rel[..., 1] * c) / step
-        ru, rv = np.round(u), np.round(v)
-        on_grid = (
-            (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
-        )
-        inside = (np.abs(u) < 1.6) & (np.abs(v) < 1.6)
-        # pips of one die are alike: weak spots on the grid are glints, not pips
-        top = np.where(on_grid, strength[None, :], 0.0).max(axis=1, keepdims=True)
-        on_grid &= strength[None, :] >= PIP_LIKENESS * top
-        # the pips' own kind (darker or lighter); a faint ring of the other kind is no stray
-        kind = np.sign(np.where(on_grid, strength[None, :] * polarity[None, :], 0.0).sum(axis=1))
-        stray = inside & ~on_grid & ((polarity[None, :] == kind[:, None]) | (kind[:, None] == 0))
-        weakest = np.where(on_grid, strength[None, :], np.inf).min(axis=1)
-        strongest_stray = np.where(stray, strength[None, :], 0.0).max(axis=1)
-        ratio = np.minimum(weakest / np.maximum(strongest_stray, 1e-3), 10.0)
-        counts = on_grid.sum(axis=1)
-        for index in np.argsort(-(counts * 100 + ratio))[:12]:
-            if counts[index] == 0:
-                continue
-            members = on_grid[index]
-            found = frozenset(
-                (int(a), int(b))
-                for a, b in zip(ru[index][members], rv[index][members], strict=True)
-            )
-            if len(found) != int(counts[index]) or found not in VALID_CELLS:
-                continue
-            key = (
-                bool(ratio[index] >= 1.25),
-                bool(weakest[index] >= PIP_LIKENESS * leading),
-                len(found),
-                float(ratio[index]),
-            )
-            if key > best_key:
-                best_key = key
-                a_cells, b_cells = ru[index][members], rv[index][members]
-                # twos and threes lie on one diagonal: their turn, and so their aspect, is
-                # not pinned down by the pips alone
-                aspect = (
-                    _squareness(u[index][members], v[index][members], a_cells, b_cells)
-                    if len(found) >= 4
-                    else 1.0
-                )
-                best = GridFit(
-                    (float(centres[index, 0]), float(centres[index, 1])),
-                    turn,
-                    found,
-                    float(ratio[index]),
-                    float(aspect),
-                )
-    return best
-
-
-ROUNDNESS = 0.4
-"""Least ratio of a spot's two curvatures for it to count as a round pip."""
-MARGIN = 1.5
-"""Distance (in pip steps) from a face's centre to its margin, beyond the outer pips."""
-FACE_SPREAD = 16.0
-PIP_LIKENESS = 0.55
-"""A spot weaker than this share of the strongest pip is not a pip of the same die."""
-"""Largest L*a*b* difference between spots of bare face on one die."""
+def _affine(
+    xy: npt.NDArray[np.float64], across: npt.NDArray[np.float64], down: npt.NDArray[np.float64]
+) -> tuple[tuple[float, float], Axes]:
+    """The face's centre and its two axes (pixels per cell) that best carry the cells onto
+    the pips seen: a tilted face's grid is squashed, and a square grid would miss its corners."""
+    design = np.column_stack([np.ones(len(across)), across, down])
+    solution, *_ = np.linalg.lstsq(design, xy, rcond=None)
+    centre = (float(solution[0, 0]), float(solution[0, 1]))
+    axes = (
+        (float(solution[1, 0]), float(solution[1, 1])),
+        (float(solution[2, 0]), float(solution[2, 1])),
+    )
+    return centre, axes
 
 
 def face_consistency(lab: FloatImage, fit: GridFit, step: float) -> float:
@@ -414,3 +471,244 @@ def face_consistency(lab: FloatImage, fit: GridFit, step: float) -> float:
     spread_pips = max(float(np.linalg.norm(p - pip)) for p in lit)
     gap = float(np.linalg.norm(pip - face))
     return (gap - max(spread_face, spread_pips)) / max(spread_face, spread_pips, FACE_SPREAD)
+
+
+def _offsets() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    ring = [(0.0, 0.0)] + [
+        (PIP_SAMPLE * math.cos(a), PIP_SAMPLE * math.sin(a))
+        for a in np.linspace(0, 2 * math.pi, 6, endpoint=False)
+    ]
+    cells = np.array([(x + dx, y + dy) for x, y in _GRID for dx, dy in ring])
+    axis = np.linspace(-FACE_HALF, FACE_HALF, 11)
+    bare = [(u, v) for u in axis for v in axis if math.hypot(u, v) <= FACE_HALF * 1.25]
+    return cells, np.array(bare)
+
+
+_CELL_UV, _BARE_UV = _offsets()
+_BARE_MASKS = np.array(
+    [
+        np.array(
+            [
+                min(math.hypot(u - x, v - y) for (x, y), on in zip(_GRID, lit, strict=True) if on)
+                >= BARE_CLEARANCE
+                for u, v in _BARE_UV
+            ]
+        )
+        for _value, lit in PATTERNS
+    ]
+)
+"""Per pattern, the face samples clear of its pips: its bare face (empty cells included)."""
+_BARE_COUNTS = _BARE_MASKS.sum(axis=1)
+_BARE_MASKS = _BARE_MASKS.astype(np.float64)
+_LIT = np.array([lit for _value, lit in PATTERNS])
+_BARE_RANK = (len(_BARE_UV) - _BARE_COUNTS + (_BARE_COUNTS * BARE_QUANTILE).astype(int)).astype(
+    np.intp
+)
+"""Per pattern, where its bare spread's quantile falls among all samples sorted."""
+_BARE_RANKS = sorted(set(_BARE_RANK.tolist()))
+_PER_CELL = len(_CELL_UV) // 9
+
+
+def _sample(
+    lab: FloatImage, uv: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Colours at face points ``uv`` (cells) under each geometry row (cx, cy, ux, uy, vx, vy)."""
+    height, width = lab.shape[:2]
+    u, v = uv[None, :, 0], uv[None, :, 1]
+    xs = geometry[:, 0:1] + u * geometry[:, 2:3] + v * geometry[:, 4:5]
+    ys = geometry[:, 1:2] + u * geometry[:, 3:4] + v * geometry[:, 5:6]
+    xi = np.clip((xs + 0.5).astype(np.intp), 0, width - 1)
+    yi = np.clip((ys + 0.5).astype(np.intp), 0, height - 1)
+    return lab[yi, xi].astype(np.float64)
+
+
+def _neighbours(geometry: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each geometry, and its grid moved by one cell every way: a spot taken for a face's
+    middle may be a corner or side pip of a larger face (on a die the colour of the board, its
+    other pips can lie beyond the square a one would fill)."""
+    moves = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)], dtype=np.float64)
+    shifted = np.repeat(geometry, len(moves), axis=0)
+    a = np.tile(moves[:, 0], len(geometry))
+    b = np.tile(moves[:, 1], len(geometry))
+    shifted[:, 0] += a * shifted[:, 2] + b * shifted[:, 4]
+    shifted[:, 1] += a * shifted[:, 3] + b * shifted[:, 5]
+    return shifted
+
+
+def _refined(
+    guesses: list[tuple[tuple[float, float], Axes]], refine: bool
+) -> npt.NDArray[np.float64]:
+    """Geometry rows (cx, cy, ux, uy, vx, vy) of the guesses (unchanged unless ``refine``:
+    then each shifted a little every way, see :func:`_moved`)."""
+    rows = np.array([[cx, cy, *np.ravel(axes)] for (cx, cy), axes in guesses], dtype=np.float64)
+    return _moved(rows, "shift") if refine else rows
+
+
+def _moved(rows: npt.NDArray[np.float64], how: str) -> npt.NDArray[np.float64]:
+    """Each geometry row shifted by 0.15 of a step every way (``"shift"``), or turned by 4
+    degrees and scaled by 6 % either way (``"turn"``): nine rows for each."""
+    out = []
+    for row in rows:
+        cx, cy = row[0], row[1]
+        base = row[2:].reshape(2, 2)
+        step = float(np.sqrt(abs(np.linalg.det(base))))
+        if how == "shift":
+            for dx in (-0.15 * step, 0.0, 0.15 * step):
+                for dy in (-0.15 * step, 0.0, 0.15 * step):
+                    out.append([cx + dx, cy + dy, *base.ravel()])
+            continue
+        for turn in np.radians([-4.0, 0.0, 4.0]):
+            c, s = math.cos(turn), math.sin(turn)
+            turned = base @ np.array([[c, s], [-s, c]])
+            for scale in (0.94, 1.0, 1.06):
+                out.append([cx, cy, *(turned * scale).ravel()])
+    return np.array(out, dtype=np.float64)
+
+
+def _left_over(
+    spots: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Per geometry row and pattern: how many spots near the face, of the pips' kind and
+    nearly as strong as the weakest pip the pattern explains, it leaves unexplained."""
+    count = len(geometry)
+    if len(spots) == 0:
+        return np.zeros((count, len(PATTERNS)))
+    # each spot in the face's own cells: solve centre + u * axis_u + v * axis_v = spot
+    det = geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]
+    det = np.where(np.abs(det) < 1e-6, 1e-6, det)
+    dx = spots[None, :, 0] - geometry[:, 0:1]
+    dy = spots[None, :, 1] - geometry[:, 1:2]
+    u = (dx * geometry[:, 5:6] - dy * geometry[:, 4:5]) / det[:, None]
+    v = (dy * geometry[:, 2:3] - dx * geometry[:, 3:4]) / det[:, None]
+    ru, rv = np.round(u), np.round(v)
+    on_cell = (np.hypot(u - ru, v - rv) < 0.45) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
+    cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 0).astype(np.intp)  # _GRID order
+    near = np.hypot(u, v) < LEFT_OVER_REACH
+    strength = spots[None, :, 2]
+    polarity = spots[None, :, 3] if spots.shape[1] > 3 else np.zeros((1, len(spots)))
+    counts = np.zeros((count, len(PATTERNS)))
+    for index, (_value, lit) in enumerate(PATTERNS):
+        explained = on_cell & lit[cell]
+        weakest = np.where(explained, strength, np.inf).min(axis=1, keepdims=True)
+        kind = np.sign(np.where(explained, polarity, 0.0).sum(axis=1, keepdims=True))
+        alike = (polarity == kind) | (kind == 0)
+        stray = near & ~explained & alike & (strength >= PIP_LIKENESS * weakest)
+        counts[:, index] = stray.sum(axis=1)
+    return counts
+
+
+def _scores(
+    lab: FloatImage,
+    geometry: npt.NDArray[np.float64],
+    nominal: float,
+    spots: npt.NDArray[np.float64],
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Per geometry row (see :func:`_sample`), every pattern's score and rank: its score,
+    lowered for each strong spot near the face it leaves unexplained (see
+    :func:`explain_face`)."""
+    count = len(geometry)
+    bare = _sample(lab, _BARE_UV, geometry)  # (G, B, 3)
+    ring = _sample(lab, _CELL_UV, geometry).reshape(count, 9, _PER_CELL, 3)
+    step = np.sqrt(np.abs(geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]))
+    # per pattern, the bare face: every sample clear of its pips (its empty cells too)
+    face = np.matmul(_BARE_MASKS, bare) / _BARE_COUNTS[None, :, None]  # (G, P, 3)
+    face_sq = (face * face).sum(axis=2)
+    bare_sq = (bare * bare).sum(axis=2)
+    bare_t = bare.transpose(0, 2, 1)
+    bare_d2 = bare_sq[:, None, :] - 2.0 * np.matmul(face, bare_t) + face_sq[..., None]
+    # each cell's colour: the sample round its centre farthest from the bare face (a small,
+    # blurred pip a little off the grid still shows fully in one of them)
+    ring_sq = (ring * ring).sum(axis=3)
+    cross = np.matmul(face, ring.reshape(count, 9 * _PER_CELL, 3).transpose(0, 2, 1))
+    ring_d2 = (
+        ring_sq[:, None]
+        - 2.0 * cross.reshape(count, len(PATTERNS), 9, _PER_CELL)
+        + face_sq[..., None, None]
+    )  # (G, P, 9, R)
+    deepest = np.argmax(ring_d2, axis=3)  # (G, P, 9)
+    gaps = np.sqrt(np.maximum(np.take_along_axis(ring_d2, deepest[..., None], axis=3)[..., 0], 0))
+    # the bare face's spread: a high quantile of its gaps (a stray sample of a pip's blurred
+    # rim aside), over the samples clear of each pattern's pips (the others sort first)
+    masked = np.where(_BARE_MASKS[None] > 0, bare_d2, -np.inf)
+    ordered = np.partition(masked, _BARE_RANKS, axis=2)
+    bare_gap = np.sqrt(np.maximum(ordered[:, np.arange(len(PATTERNS)), _BARE_RANK], 0.0))
+    lit = _LIT[None]  # (1, P, 9)
+    weakest = np.where(lit, gaps, np.inf).min(axis=2)
+    unlit = np.where(lit, 0.0, gaps).max(axis=2)
+    # the pips alike: each lit cell's colour against their mean
+    colours = np.take_along_axis(
+        np.broadcast_to(ring[:, None], (count, len(PATTERNS), 9, _PER_CELL, 3)),
+        deepest[..., None, None],
+        axis=3,
+    )[..., 0, :]  # (G, P, 9, 3)
+    mean = (colours * lit[..., None]).sum(axis=2) / _LIT.sum(axis=1)[None, :, None]
+    deviation = colours - mean[:, :, None, :]
+    unlike = np.sqrt(np.where(lit, (deviation * deviation).sum(axis=3), 0.0).max(axis=2))
+    rival = np.maximum(np.maximum(unlit, bare_gap), unlike)
+    scores = weakest / np.maximum(rival, FACE_NOISE)
+    # a lone pip says nothing of the step: a one is read only near the nominal one
+    ones = _LIT.sum(axis=1) == 1
+    scores[np.ix_(step < nominal * ONE_STEP, ones)] = 0.0
+    # a pip-like spot just beyond the face, as strong as its pips, may be one of them: the
+    # pattern that leaves it out explains less of what is there
+    left_over = _left_over(spots, geometry)
+    ranks = scores * LEFT_OVER_PENALTY**left_over
+    return scores, ranks
+
+
+def explain_face(
+    lab: FloatImage,
+    guesses: list[tuple[tuple[float, float], Axes]],
+    nominal: float,
+    spots: npt.NDArray[np.float64] | None = None,
+    refine: bool = True,
+) -> FaceModel | None:
+    """The pip pattern, place and axes that best explain the face's own pixels.
+
+    Each guess ``(centre, axes)`` (from the spots, :func:`fit_grids`) is tried as it is and
+    moved by one cell every way (a spot taken for a face's middle may be a corner pip); the
+    best, and the best of any other value, are then shifted, turned and scaled a little
+    (unless not ``refine``). At each, the bare face's colour is taken between the nine
+    cells; every pattern's lit cells must all differ from it, alike, by more than its unlit
+    cells and anything else between them differs (a stray spot, the face's edge, a checker's
+    rim). A pip the spot finder missed still counts here; a spot off the face's grid counts
+    against, and so does a strong spot just beyond the face that the pattern leaves out (the
+    ``rank`` the patterns are chosen by). A lone pip says nothing of the step: a one is read
+    only at about the ``nominal`` step (else a corner pip, read with a step too small, leaves
+    the others off its face). ``spots`` are rows ``(x, y, strength, polarity, ...)`` as
+    :func:`find_spots` gives them. None without guesses.
+    """
+    if not guesses:
+        return None
+    spots = np.zeros((0, 3)) if spots is None else spots
+    geometry = _neighbours(_refined(guesses, False))
+    scores, ranks = _scores(lab, geometry, nominal, spots)
+    if refine:
+        # the best guess, and the best for any other value (the rival a confidence is
+        # measured against), each shifted a little, then turned and scaled a little
+        for how in ("shift", "turn"):
+            top_g, top_p = np.unravel_index(int(np.argmax(ranks)), ranks.shape)
+            rivals = [p for p, (v, _) in enumerate(PATTERNS) if v != PATTERNS[top_p][0]]
+            rival_g = int(np.argmax(ranks[:, rivals].max(axis=1)))
+            picked = [int(top_g)] if rival_g == top_g else [int(top_g), rival_g]
+            rows = geometry[np.array(picked, dtype=np.intp)]
+            fine = _moved(rows, how)
+            geometry = np.concatenate([geometry, fine])
+            more = _scores(lab, fine, nominal, spots)
+            scores = np.concatenate([scores, more[0]])
+            ranks = np.concatenate([ranks, more[1]])
+    best_g, best_p = np.unravel_index(int(np.argmax(ranks)), ranks.shape)
+    value = PATTERNS[best_p][0]
+    others = [p for p, (v, _) in enumerate(PATTERNS) if v != value]
+    lit = PATTERNS[best_p][1]
+    found = frozenset(cell for cell, on in zip(_GRID, lit, strict=True) if on)
+    row = geometry[best_g]
+    return FaceModel(
+        value,
+        float(scores[best_g, best_p]),
+        float(ranks[:, others].max()),
+        (float(row[0]), float(row[1])),
+        ((float(row[2]), float(row[3])), (float(row[4]), float(row[5]))),
+        found,
+        float(ranks[best_g, best_p]),
+    )
