@@ -171,7 +171,11 @@ def simulator(frames: int) -> None:
         for die in truth["dice"]:
             if die.get("moving"):
                 continue
-            near = [d for d in reading.dice if math.dist(d.center_px, die["center_px"]) < 30]
+            # the reading nearest the die (two dice can lie closer than the 30 px limit)
+            near = sorted(
+                (d for d in reading.dice if math.dist(d.center_px, die["center_px"]) < 30),
+                key=lambda d: math.dist(d.center_px, die["center_px"]),
+            )
             counts["dice"] += 1
             counts["dice_exact"] += bool(near) and near[0].value == die["value"]
             if die["flat"] and not die["on_checker"]:
