@@ -292,11 +292,11 @@ def _run_game(args: argparse.Namespace) -> int:
     look = {k: v for k, v in _look(args).items() if k != "hand" and v is not None}
     events: list[dict[str, object]] = []
     count = 0
+    chosen: dict[str, Any] = look
     if args.demo:
-        demo_look: dict[str, Any] = look
-        frames = render_demo_game(args.seed, args.size, cube_action=args.cube_action, **demo_look)
+        frames = render_demo_game(args.seed, args.size, cube_action=args.cube_action, **chosen)
     else:
-        frames = render_game(args.seed, args.turns or None, args.size, **look)
+        frames = render_game(args.seed, args.turns or None, args.size, **chosen)
     for game_frame in frames:
         _write(path, f"frame_{game_frame.index:05d}", game_frame.frame, args.format)
         events.extend(game_frame.events)

@@ -13,6 +13,7 @@ Conventions: images are ``float32`` arrays over the view of :mod:`companion.visi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -85,10 +86,17 @@ def distances_to_colours(lab: FloatImage, first: Lab, second: Lab) -> tuple[Floa
     matrix = np.column_stack([-2.0 * weights2 * colours, (weights2 * colours**2).sum(axis=1)])
     linear = cv2.transform(pixels, matrix.astype(np.float32))
     distances = []
-    for index in range(2):
-        squared = np.maximum(norm.reshape(lab.shape[:-1]) + linear[..., index], 0.0)
+    flat_norm = norm.reshape(lab.shape[:-1])
+    for channel in cv2.split(linear):
+        squared = _at_least_zero(cv2.add(flat_norm, channel))
         distances.append(np.asarray(cv2.sqrt(squared), dtype=np.float32))
     return tuple(distances)
+
+
+def _at_least_zero(values: npt.NDArray[np.floating[Any]] | cv2.typing.MatLike) -> FloatImage:
+    """``max(values, 0)`` in one OpenCV pass (numpy's takes several times as long here)."""
+    _threshold, kept = cv2.threshold(values, 0.0, 0.0, cv2.THRESH_TOZERO)
+    return np.asarray(kept, dtype=np.float32)
 
 
 def edge_strength(lab: FloatImage) -> FloatImage:
@@ -124,7 +132,9 @@ def distance_to_range(lab: FloatImage, low: FloatImage, high: FloatImage) -> Flo
     """Weighted L*a*b* distance of every pixel to the range ``low``-``high`` (per channel)."""
     pixels = np.ascontiguousarray(lab, np.float32)
     # per channel, how far below the lowest or above the highest value around it
-    outside = np.maximum(low - pixels, 0.0) + np.maximum(pixels - high, 0.0)
+    below = _at_least_zero(cv2.subtract(low, pixels))
+    above = _at_least_zero(cv2.subtract(pixels, high))
+    outside = cv2.add(below, above)
     total = cv2.transform(cv2.multiply(outside, outside), (_WEIGHTS**2).reshape(1, 3))
     distance: FloatImage = np.asarray(cv2.sqrt(total), dtype=np.float32).reshape(lab.shape[:-1])
     return distance
