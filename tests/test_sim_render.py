@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -10,7 +11,16 @@ import pytest
 
 from companion import geometry as g
 from companion.rules.position import Position
-from companion.sim import CameraSpec, Checkers, DieSpec, InvalidScene, Scene, render
+from companion.sim import (
+    CameraSpec,
+    Checkers,
+    DieSpec,
+    InvalidScene,
+    Scene,
+    lighting,
+    occluders,
+    render,
+)
 from companion.sim.board import Orientation
 from companion.sim.camera import InvalidCamera
 from companion.sim.checkers import RADIUS, THICKNESS, top_height
@@ -342,6 +352,52 @@ class TestOrientationAndHands:
         assert frame.truth["readable"] is True
         assert frame.truth["occluders"][0]["covers_board"] is False
         assert frame.hand_mask is not None and frame.hand_mask.any()
+
+    @pytest.mark.parametrize("motion", [0.0, 25.0])
+    def test_every_pixel_the_hand_paints_is_in_its_mask(
+        self, motion: float, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        """The truth's outline holds the whole hand: its soft edge, and a moving hand's smear."""
+        monkeypatch.setattr(occluders, "shadow_outlines", lambda *_: [])  # shadows fall outside
+        hand = replace(occluders.random_hand(np.random.default_rng(4), True), motion=motion)
+        with_hand = render(clean(opening(), hand=hand, seed=2))
+        without = render(clean(opening(), seed=2))
+        assert with_hand.truth["occluders"][0]["motion_mm"] == motion
+        painted = np.abs(with_hand.image.astype(int) - without.image.astype(int)).max(axis=2) > 6
+        assert with_hand.hand_mask is not None
+        edge = cv2.dilate(with_hand.hand_mask, np.ones((5, 5), np.uint8)) > 0
+        assert painted.any()
+        assert not (painted & ~edge).any()
+        if motion:
+            still = render(clean(opening(), hand=replace(hand, motion=0.0), seed=2))
+            assert still.hand_mask is not None
+            assert np.count_nonzero(with_hand.hand_mask) > np.count_nonzero(still.hand_mask)
+
+    def test_a_hand_is_shaded_round_not_flat(self) -> None:
+        hand = occluders.random_hand(np.random.default_rng(4), True)
+        frame = render(clean(opening(), hand=replace(hand, motion=0.0), seed=2))
+        assert frame.hand_mask is not None
+        inside = cv2.erode(frame.hand_mask, np.ones((7, 7), np.uint8)) > 0
+        grey = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY)[inside].astype(float)
+        assert np.percentile(grey, 95) - np.percentile(grey, 5) > 25
+
+
+class TestCameraNoise:
+    def test_sensor_noise_is_stronger_in_the_shadows_and_unbiased(self) -> None:
+        ramp = np.tile(np.linspace(0, 255, 640).astype(np.uint8)[None, :, None], (360, 1, 3))
+        grain = lighting.sensor_noise((360, 640), np.random.default_rng(1))
+        noise = lighting.add_sensor_noise(ramp, grain, 4.0).astype(float) - ramp
+        shadows, highlights, middle = noise[:, 80:160], noise[:, 540:600], noise[:, 280:360]
+        assert 3.0 < shadows.std() and shadows.std() > 1.4 * highlights.std()
+        assert abs(middle.mean()) < 0.3
+
+    def test_sensor_noise_grains_are_shared_by_neighbours_and_channels(self) -> None:
+        rise, fall = lighting.sensor_noise((360, 640), np.random.default_rng(1))
+        noise = rise.astype(float) - fall
+        across = np.corrcoef(noise[:, :-1, 0].ravel(), noise[:, 1:, 0].ravel())[0, 1]
+        channels = np.corrcoef(noise[..., 0].ravel(), noise[..., 2].ravel())[0, 1]
+        assert 0.2 < across < 0.9
+        assert 0.4 < channels < 0.95
 
 
 class TestBadInput:

@@ -210,9 +210,13 @@ def _grain(
         blotch = _smooth_noise(rng, (h, w), (max(h // 60, 2), max(w // 60, 2)), 0.0)
         return np.asarray(1.0 + 0.06 * fine + 0.025 * blotch, dtype=np.float32)
     if surface == "leather":
+        # a pebbled grain (bright little bumps parted by dark creases) over a faint unevenness;
+        # real boards are tanned evenly, so the large-scale part stays slight
         fine = _smooth_noise(rng, (h, w), (h, w), 1.2)
+        pebbles = np.abs(_smooth_noise(rng, (h, w), (h, w), 2.0))
+        pebbles = pebbles / max(float(pebbles.mean()), 1e-6) - 1.0
         blotch = _smooth_noise(rng, (h, w), (max(h // 80, 2), max(w // 80, 2)), 0.0)
-        return np.asarray(1.0 + 0.035 * fine + 0.02 * blotch, dtype=np.float32)
+        return np.asarray(1.0 + 0.02 * fine + 0.015 * pebbles + 0.008 * blotch, dtype=np.float32)
     fine = _smooth_noise(rng, (h, w), (h, w), 1.0)
     return np.asarray(1.0 + 0.015 * fine, dtype=np.float32)
 
@@ -281,12 +285,19 @@ def _painted(style: BoardStyle) -> Image:
     hole_polys = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in holes()]
     _paint(canvas, _poly_mask((h, w), hole_polys), style.field, field_grain)
     point_grain = _grain(rng, (h, w), style.point_surface)
+    # each point printed or inlaid on its own: its tone differs a little from its neighbours'
+    tones = 1.0 + 0.03 * np.clip(rng.standard_normal(24), -2.0, 2.0)
     for colour, parity in ((style.point_a, 0), (style.point_b, 1)):
-        triangles = []
         for number in range(1, 25):
-            if number % 2 == parity:
-                triangles.append(list(g.point_shape(number).triangle()))
-        _paint(canvas, _poly_mask((h, w), triangles), colour, point_grain)
+            if number % 2 != parity:
+                continue
+            triangle = list(g.point_shape(number).triangle())
+            xs, ys = zip(*(_px(x, y) for x, y in triangle), strict=True)
+            left, right = max(int(min(xs)) - 2, 0), min(int(max(xs)) + 3, w)
+            top, bottom = max(int(min(ys)) - 2, 0), min(int(max(ys)) + 3, h)
+            box = (slice(top, bottom), slice(left, right))
+            mask = _poly_mask((h, w), [triangle])[box]
+            _paint(canvas[box], mask, colour, point_grain[box] * np.float32(tones[number - 1]))
     # a thin inlay line around the field and the hinge along the bar, as on real cases
     inlay = np.zeros((h, w), np.uint8)
     for x0, y0, x1, y1 in holes()[:2]:
@@ -318,12 +329,32 @@ def _painted(style: BoardStyle) -> Image:
     return np.clip(canvas, 0, 255).astype(np.uint8)
 
 
+def _cloth_folds(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """Soft undulations of a cloth laid on a table (about 1.0): a few broad folds, each a
+    ridge lit on one side and shaded on the other, bent by slow noise."""
+    h, w = shape
+    rows = np.arange(h, dtype=np.float32)[:, None] / max(w, 1)
+    cols = np.arange(w, dtype=np.float32)[None, :] / max(w, 1)
+    bend = _smooth_noise(rng, (h, w), (4, 6), 0.0)
+    folds = np.zeros((h, w), np.float32)
+    for _ in range(3):
+        angle = float(rng.uniform(0, math.pi))
+        wavelength = float(rng.uniform(0.15, 0.4))
+        phase = float(rng.uniform(0, 2 * math.pi))
+        across = cols * np.float32(math.cos(angle)) + rows * np.float32(math.sin(angle))
+        wave = np.sin(across * np.float32(2 * math.pi / wavelength) + bend * 1.5 + phase)
+        folds += np.float32(rng.uniform(0.015, 0.035)) * wave.astype(np.float32)
+    return np.asarray(1.0 + folds, np.float32)
+
+
 @lru_cache(maxsize=8)
 def table_texture(colour: BGR, surface: Surface, size: tuple[int, int]) -> Image:
     """The table around the board, filling a whole frame of ``size`` (width, height)."""
     w, h = size
     rng = np.random.default_rng(7 + sum(colour))
     pattern = _grain(rng, (h, w), surface)
+    if surface in ("felt", "plain"):  # a cloth on the table lies in soft folds
+        pattern = pattern * _cloth_folds(rng, (h, w))
     base = np.asarray(colour, np.float32)[None, None, :] * pattern[..., None]
     return np.asarray(np.clip(base, 0, 255), dtype=np.uint8)
 
@@ -348,4 +379,5 @@ def table_pattern(surface: Surface, size: tuple[int, int], variant: int) -> Imag
         period = 3.0 + variant
         weave = np.sin(rows * (2 * math.pi / period)) * np.sin(cols * (2 * math.pi / period))
         pattern = pattern + np.float32(0.02) * weave.astype(np.float32)
+        pattern = pattern * _cloth_folds(rng, (h, w))
     return np.asarray(np.clip(pattern * 128.0, 0, 255), dtype=np.uint8)

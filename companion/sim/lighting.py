@@ -206,25 +206,67 @@ def glare_spot(
     return np.asarray(cv2.resize(field, (width, height), interpolation=cv2.INTER_LINEAR))
 
 
+def add_sensor_noise(image: npt.NDArray[Any], grain: tuple[Image, Image], sigma: float) -> Image:
+    """Adds sensor noise of deviation about ``sigma`` grey levels, stronger in the shadows.
+
+    A camera's 8-bit output shows more noise in dark and middle tones than in bright ones:
+    the sensor's read noise and the tone curve's steep toe lift it in the shadows, and near
+    white the curve flattens it. ``grain`` is the noise's positive and negative parts (bytes
+    ``|16 N|``, see :func:`sensor_noise`); a lookup table turns each pixel's brightness into
+    its noise strength, and the parts are added and subtracted with saturation (only one of
+    them is non-zero at a pixel).
+    """
+    levels = np.arange(256, dtype=np.float64) / 255
+    strength = (1.3 - 0.75 * levels**1.5) * (sigma / NOISE_UNIT) * NOISE_GAIN_UNIT
+    table = np.clip(np.round(strength), 0, 255).astype(np.uint8)
+    strength_bytes = cv2.LUT(image, table)
+    rise, fall = grain
+    lifted = cv2.add(image, cv2.multiply(rise, strength_bytes, scale=1 / NOISE_GAIN_UNIT))
+    return np.asarray(
+        cv2.subtract(lifted, cv2.multiply(fall, strength_bytes, scale=1 / NOISE_GAIN_UNIT)),
+        np.uint8,
+    )
+
+
+NOISE_GAIN_UNIT = 64.0
+"""Noise strengths are bytes, ``64`` meaning 1.0 (up to about four times the base noise)."""
 NOISE_MARGIN = 96
 NOISE_UNIT = 16.0
-"""The noise slab stores ``128 + 16 * N(0, 1)`` as bytes: small, and added in one fast step."""
+"""The noise slab stores ``16 * N(0, 1)`` (its positive and negative parts) as bytes."""
 
 
 @lru_cache(maxsize=2)
-def _noise_bank(width: int, height: int) -> Image:
-    """A fixed slab of Gaussian noise; frames take random windows of it (fast, seeded)."""
+def _noise_bank(width: int, height: int) -> tuple[Image, Image]:
+    """A fixed slab of sensor-like noise; frames take random windows of it (fast, seeded).
+
+    A real sensor's noise, once demosaiced and denoised by the camera, is not independent per
+    pixel and channel: grains span a pixel or two, and most of it is in brightness with a
+    weaker, blotchier colour part. So the slab mixes a luma grain (shared by the channels,
+    slightly blurred) with a coarser chroma grain, scaled back to unit deviation. Returned as
+    its positive and negative parts.
+    """
     rng = np.random.default_rng(20240531)
-    noise = rng.standard_normal((height + NOISE_MARGIN, width + NOISE_MARGIN, 3), dtype=np.float32)
-    return np.clip(np.round(128 + NOISE_UNIT * noise), 0, 255).astype(np.uint8)
+    shape = (height + NOISE_MARGIN, width + NOISE_MARGIN)
+    luma: npt.NDArray[Any] = rng.standard_normal(shape, dtype=np.float32)
+    luma = cv2.GaussianBlur(luma, (0, 0), 0.6)
+    luma = luma / float(luma.std())
+    chroma: npt.NDArray[Any] = rng.standard_normal((*shape, 3), dtype=np.float32)
+    chroma = cv2.GaussianBlur(chroma, (0, 0), 1.3)
+    chroma = chroma / float(chroma.std())
+    noise: npt.NDArray[Any] = 0.85 * luma[..., None] + 0.5 * chroma
+    noise = np.round(noise / float(noise.std()) * NOISE_UNIT)
+    rise = np.clip(noise, 0, 255).astype(np.uint8)
+    fall = np.clip(-noise, 0, 255).astype(np.uint8)
+    return rise, fall
 
 
-def sensor_noise(shape: tuple[int, int], rng: np.random.Generator) -> Image:
-    """(H, W, 3) noise bytes ``128 + 16 N(0, 1)``; which window of the slab is chosen by ``rng``."""
+def sensor_noise(shape: tuple[int, int], rng: np.random.Generator) -> tuple[Image, Image]:
+    """(H, W, 3) noise bytes: the positive and negative parts of ``16 N(0, 1)``; which window
+    of the slab is chosen by ``rng``."""
     height, width = shape
-    bank = _noise_bank(width, height)
+    rise, fall = _noise_bank(width, height)
     dy, dx = int(rng.integers(0, NOISE_MARGIN)), int(rng.integers(0, NOISE_MARGIN))
-    return bank[dy : dy + height, dx : dx + width]
+    return rise[dy : dy + height, dx : dx + width], fall[dy : dy + height, dx : dx + width]
 
 
 def finish(
@@ -259,8 +301,7 @@ def finish(
         out = cv2.GaussianBlur(out, (0, 0), light.blur)
     sigma = light.noise * noise_scale
     if sigma > 0:
-        gain = sigma / NOISE_UNIT
-        out = cv2.addWeighted(out, 1.0, sensor_noise(image.shape[:2], rng), gain, -128.0 * gain)
+        out = add_sensor_noise(out, sensor_noise(image.shape[:2], rng), sigma)
     if jpeg_quality is not None:
         ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:

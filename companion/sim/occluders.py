@@ -16,8 +16,9 @@ sleeves and cups.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Any, Literal
 
 import cv2
 import numpy as np
@@ -66,6 +67,10 @@ CUPS: tuple[BGR, ...] = ((30, 36, 48), (20, 20, 22), (40, 40, 120), (30, 70, 40)
 Pose = Literal["reaching", "checker", "cup"]
 POSES: tuple[Pose, ...] = ("reaching", "checker", "cup")
 CUP_RADIUS = 30.0
+MAX_MOTION = 30.0
+"""The farthest a hand moves during one exposure (mm): a brisk reach at 1/30 s."""
+SMEAR_STEPS = 12
+"""Copies of a moving hand averaged along its path (enough for a smooth smear)."""
 CUP_HEIGHT = 85.0
 
 
@@ -88,6 +93,9 @@ class Hand:
     held: Literal["white", "black"] = "white"
     """The colour of the checker a ``checker`` hand holds."""
     cup: BGR = CUPS[0]
+    motion: float = 0.0
+    """How far (mm) the hand moves toward its target while the shutter is open: a hand on its
+    way is drawn smeared along its reach, as a camera at 1/30 s sees it."""
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -95,6 +103,7 @@ class Hand:
             "pose": self.pose,
             "target_mm": [round(self.x, 1), round(self.y, 1)],
             "height_mm": round(self.height, 1),
+            "motion_mm": round(self.motion, 1),
         }
 
 
@@ -131,9 +140,19 @@ def random_hand(rng: np.random.Generator, over_board: bool, varied: bool = False
         float(rng.uniform(0.02, 0.09)),
         bool(rng.integers(0, 2)),
     )
-    if not varied:
-        return hand
-    return vary_hand(hand, rng, over_board)
+    if varied:
+        hand = vary_hand(hand, rng, over_board)
+    if over_board:  # a hand over the board is usually on its way somewhere
+        hand = replace(hand, motion=_motion_of(hand))
+    return hand
+
+
+def _motion_of(hand: Hand) -> float:
+    """How far a hand over the board moves during the exposure: from 0 to :data:`MAX_MOTION`,
+    mostly small. Taken from the hand's already drawn target rather than a new draw, so that
+    every sequence drawn from the same generator (games, the demo) stays as it was."""
+    spread = (hand.x * 0.731 + hand.y * 0.317) % 1.0
+    return spread * spread * MAX_MOTION
 
 
 def vary_hand(hand: Hand, rng: np.random.Generator, over_board: bool = True) -> Hand:
@@ -159,6 +178,7 @@ def vary_hand(hand: Hand, rng: np.random.Generator, over_board: bool = True) -> 
         pose,
         "white" if rng.integers(0, 2) else "black",
         CUPS[int(rng.integers(0, len(CUPS)))],
+        hand.motion,
     )
 
 
@@ -219,17 +239,22 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
         )
     ]
     lengths = (70.0, 80.0, 75.0, 60.0)
+    # a relaxed hand: the fingers curl a little (more toward the little finger), so they look
+    # shorter from above and dip at the tips, and the little finger strays outward
+    curls = (0.12, 0.16, 0.24, 0.3)
+    strays = (0.03, 0.0, -0.03, -0.1)
     for index, offset in enumerate((1.5, 0.5, -0.5, -1.5)):
-        base = knuckles + side * thumb_side * offset * 18.0
-        angle = thumb_side * offset * hand.spread
+        base = knuckles + side * thumb_side * offset * 17.0
+        angle = thumb_side * (offset * hand.spread + strays[index])
         direction = forward * math.cos(angle) + side * math.sin(angle)
-        length = lengths[index]
+        length = lengths[index] * (1.0 - 0.5 * curls[index])
+        dip = 30.0 * curls[index]
         digits.append(
             part(
                 [
-                    (base, h + 2, 9.0),
-                    (base + direction * length * 0.55, h - 6, 8.2),
-                    (base + direction * length, h - 16, 7.0),
+                    (base, h + 2, 9.2),
+                    (base + direction * length * 0.55, h - 6 - dip * 0.4, 8.2),
+                    (base + direction * length, h - 16 - dip, 6.8),
                 ],
                 hand.skin,
             )
@@ -429,47 +454,264 @@ def draw_hand(
 ) -> npt.NDArray[np.uint8]:
     """Draws the hand with rounded shading; returns its mask (H, W) of covered pixels.
 
-    ``looks`` colours a checker the hand holds.
+    Each part is a rounded limb: its silhouette's distance to the edge gives a height profile,
+    whose slope is lit by the lamp (Lambert with warm, reddish shade toward the edges, as light
+    scattered under skin looks, and a faint sheen). Overlapping skin parts merge by height, so
+    wrist, palm and fingers meet without seams and fingers part with a shadowed crease. The
+    sleeve gets soft fabric folds. ``looks`` colours a checker the hand holds.
     """
     height, width = image.shape[:2]
     mask = np.zeros((height, width), np.uint8)
     layer = image.copy()
-    light_side = light_direction[:2]
     _draw_held(layer, mask, camera, hand, orientation, looks)
+    hulls = []
     for centres, radii, colour in parts(hand):
-        axis = centres[-1, :2] - centres[0, :2]
-        normal = np.array([-axis[1], axis[0]]) / (np.linalg.norm(axis) + 1e-9)
-        toward = float(np.dot(normal, light_side))
-        base = np.asarray(colour, np.float64)
         outline = camera.project_undistorted(_world(_outline(centres, radii), orientation))
         hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2).astype(np.float64)
         fill(mask, hull, 255)
-        edge = base * np.array([0.62, 0.66, 0.8]) if colour == hand.skin else base * 0.6
-        fill(layer, hull, tuple(np.minimum(edge, 255)))
-        # nested hulls, lighter toward the middle and the lamp: a rounded limb
-        for step in range(1, 7):
-            shrink = 1.0 - step / 7.5
-            lifted = centres.copy()
-            lifted[:, :2] += normal * toward * radii[:, None] * (1 - shrink) * 0.45
-            lifted[:, 2] += step
-            pts = camera.project_undistorted(_world(_outline(lifted, radii * shrink), orientation))
-            inner = cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2).astype(np.float64)
-            tone = 0.72 + 0.05 * step
-            fill(layer, inner, tuple(np.minimum(base * tone, 255)))
+        hulls.append((hull, centres, colour))
+    bx, by, bw, bh = cv2.boundingRect(mask)
+    if not bw or not bh:
+        return mask
+    x0, x1 = max(bx - 6, 0), min(bx + bw + 6, width)
+    y0, y1 = max(by - 6, 0), min(by + bh + 6, height)
+    roi = layer[y0:y1, x0:x1]
+    _shade_limbs(roi, hulls, hand, camera, orientation, light_direction, (x0, y0))
     _draw_digit_details(layer, camera, hand, orientation)
     # soften: skin is never a hard-edged polygon
-    bx, by, bw, bh = cv2.boundingRect(mask)
-    if bw and bh:
-        x0, x1 = max(bx - 6, 0), min(bx + bw + 6, width)
-        y0, y1 = max(by - 6, 0), min(by + bh + 6, height)
-        roi = layer[y0:y1, x0:x1]
-        layer[y0:y1, x0:x1] = cv2.GaussianBlur(roi, (0, 0), 1.6)
-        alpha = (
-            cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), 1.0).astype(np.float32)[..., None] / 255
+    layer[y0:y1, x0:x1] = cv2.GaussianBlur(roi, (0, 0), 0.9)
+    alpha: npt.NDArray[Any] = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), 1.0) / np.float32(255)
+    painted: npt.NDArray[Any]
+    smear = _smear_shifts(camera, hand, orientation)
+    if smear is not None:
+        # the moving hand over what it passes: colour and coverage smeared alike; the mask
+        # then holds every pixel the smear touches, however faintly
+        pad = int(np.abs(smear).max()) + 2
+        x0, x1 = max(bx - 6 - pad, 0), min(bx + bw + 6 + pad, width)
+        y0, y1 = max(by - 6 - pad, 0), min(by + bh + 6 + pad, height)
+        whole = _place(
+            alpha,
+            np.zeros((y1 - y0, x1 - x0), np.float32),
+            max(by - 6, 0) - y0,
+            max(bx - 6, 0) - x0,
         )
-        region = image[y0:y1, x0:x1].astype(np.float32)
-        image[y0:y1, x0:x1] = (region * (1 - alpha) + layer[y0:y1, x0:x1] * alpha).astype(np.uint8)
+        premultiplied: npt.NDArray[Any] = layer[y0:y1, x0:x1] * whole[..., None]
+        premultiplied = _smeared(premultiplied, smear)
+        alpha = _smeared(whole, smear)
+        painted = premultiplied / np.maximum(alpha, 1e-4)[..., None]
+        mask[y0:y1, x0:x1] = np.where(alpha > 0.02, 255, 0).astype(np.uint8)
+    else:
+        painted = layer[y0:y1, x0:x1].astype(np.float32)
+    region = image[y0:y1, x0:x1].astype(np.float32)
+    weight = alpha[..., None]
+    image[y0:y1, x0:x1] = np.clip(region * (1 - weight) + painted * weight, 0, 255).astype(np.uint8)
     return mask
+
+
+def _place(
+    small: npt.NDArray[Any], canvas: npt.NDArray[np.float32], top: int, left: int
+) -> npt.NDArray[np.float32]:
+    """``small`` copied into ``canvas`` at (top, left)."""
+    canvas[top : top + small.shape[0], left : left + small.shape[1]] = small
+    return canvas
+
+
+def _smear_shifts(camera: Camera, hand: Hand, orientation: board.Orientation) -> FloatArray | None:
+    """Pixel offsets (k, 2) spread along the hand's travel during one exposure, centred on
+    zero, or ``None`` for a hand that keeps still (or moves less than a pixel or two)."""
+    if hand.motion <= 0.5:
+        return None
+    forward = np.array([hand.x - hand.from_x, hand.y - hand.from_y])
+    forward /= np.linalg.norm(forward) + 1e-9
+    ends = np.array(
+        [
+            [hand.x, hand.y, hand.height],
+            [hand.x - forward[0] * hand.motion, hand.y - forward[1] * hand.motion, hand.height],
+        ]
+    )
+    a, b = camera.project_undistorted(_world(ends, orientation))
+    travel = b - a
+    length = float(np.hypot(*travel))
+    if length < 1.5:
+        return None
+    steps = min(max(int(length), 2), SMEAR_STEPS)
+    return np.asarray(np.linspace(-0.5, 0.5, steps)[:, None] * travel[None, :], np.float64)
+
+
+def _smeared(array: npt.NDArray[Any], shifts: FloatArray) -> npt.NDArray[Any]:
+    """The mean of ``array`` moved by each shift (whole pixels; edges padded by zeros)."""
+    total = np.zeros_like(array, dtype=np.float32)
+    rows, cols = array.shape[:2]
+    for dx, dy in np.round(shifts).astype(int):
+        src_y = slice(max(-dy, 0), rows - max(dy, 0))
+        src_x = slice(max(-dx, 0), cols - max(dx, 0))
+        dst_y = slice(max(dy, 0), rows - max(-dy, 0))
+        dst_x = slice(max(dx, 0), cols - max(-dx, 0))
+        total[dst_y, dst_x] += array[src_y, src_x]
+    return np.asarray(total / len(shifts), np.float32)
+
+
+def _image_light(
+    camera: Camera, hand: Hand, orientation: board.Orientation, light: FloatArray
+) -> FloatArray:
+    """The lamp's direction in image terms: (right, down) across the picture, and toward the
+    camera; found by projecting a short step toward the lamp from the hand."""
+    wx, wy = orientation.to_world(hand.x, hand.y)
+    here = np.array([[wx, wy, hand.height], [wx + light[0] * 20, wy + light[1] * 20, hand.height]])
+    a, b = camera.project_undistorted(here)
+    across = (b - a) / 20.0 * float(np.hypot(light[0], light[1]))
+    scale = float(np.hypot(*across))
+    flat = float(np.hypot(light[0], light[1]))
+    if scale > 1e-9:
+        across = across / scale * flat
+    vector = np.array([across[0], across[1], max(float(light[2]), 0.2)])
+    return np.asarray(vector / np.linalg.norm(vector))
+
+
+SHADING_PIXELS = 60_000
+"""Above this many pixels a hand's shading (smooth by nature) is worked out at half size."""
+
+
+def _shade_limbs(
+    roi: Image,
+    hulls: list[tuple[FloatArray, FloatArray, BGR]],
+    hand: Hand,
+    camera: Camera,
+    orientation: board.Orientation,
+    light: FloatArray,
+    offset: tuple[int, int],
+) -> None:
+    """Paints the parts of the hand (in drawing order) into ``roi`` as lit, rounded limbs.
+
+    The colours and outlines are drawn at full size; the light on them (a smooth field) is
+    worked out on a smaller grid when the hand is large, then scaled up.
+    """
+    rows, cols = roi.shape[:2]
+    scale = 2 if rows * cols > SHADING_PIXELS else 1
+    small = (max(rows // scale, 1), max(cols // scale, 1))
+    lamp = _image_light(camera, hand, orientation, light)
+    relief: npt.NDArray[Any] = np.zeros(small, np.float32)
+    is_skin_small = np.zeros(small, np.float32)
+    covered = np.zeros((rows, cols), np.uint8)
+    albedo = roi.copy()
+    shift = np.array(offset, np.float64)
+    for hull, _, colour in hulls:
+        wearing = colour != hand.skin
+        local = hull - shift
+        fill(covered, local, 255)
+        fill(albedo, local, colour)
+        local = local / scale
+        left, top = np.maximum(np.floor(local.min(axis=0)).astype(int) - 2, 0)
+        right = min(int(np.ceil(local[:, 0].max())) + 3, small[1])
+        bottom = min(int(np.ceil(local[:, 1].max())) + 3, small[0])
+        if right <= left or bottom <= top:
+            continue
+        part = np.zeros((bottom - top, right - left), np.uint8)
+        fill(part, local - [left, top], 255)
+        inside = cv2.distanceTransform((part > 127).astype(np.uint8), cv2.DIST_L2, 3)
+        radius = max(float(inside.max()), 1.0)
+        # a round limb's profile across its width: a half ellipse, in pixels of height
+        t = np.minimum(inside / radius, 1.0)
+        profile = np.sqrt(np.maximum(1.0 - (1.0 - t) ** 2, 0.0)) * radius
+        # rounded across its middle too (a distance field alone leaves a roof-like ridge)
+        profile = cv2.GaussianBlur(profile, (0, 0), max(1.0, 0.3 * radius)) * (part > 0)
+        weight = part.astype(np.float32) / 255.0
+        box = (slice(top, bottom), slice(left, right))
+        if wearing:  # the sleeve lies under the skin drawn after it
+            relief[box] = relief[box] * (1 - weight) + profile * weight
+            is_skin_small[box] *= 1 - weight
+        else:
+            # skin merges with the skin already drawn by height; it covers the sleeve
+            below = relief[box]
+            # a smooth maximum: parts blend where they meet, without a seam, and it is the
+            # plain maximum wherever one part stands well above the other
+            soft = 0.4 * radius
+            near = np.maximum(soft - np.abs(below - profile), 0.0) / soft
+            blended = np.maximum(below, profile) + near * near * soft / 4
+            merged = np.where(is_skin_small[box] > 0.5, blended, profile)
+            relief[box] = relief[box] * (1 - weight) + merged * weight
+            is_skin_small[box] = np.maximum(is_skin_small[box], weight)
+    relief = cv2.GaussianBlur(relief, (0, 0), 1.2)
+    dx = cv2.Sobel(relief, cv2.CV_32F, 1, 0, ksize=3) / 8.0
+    dy = cv2.Sobel(relief, cv2.CV_32F, 0, 1, ksize=3) / 8.0
+    norm = np.sqrt(dx * dx + dy * dy + 1.0)
+    facing = (-dx * lamp[0] - dy * lamp[1] + lamp[2]) / norm
+    shading = 0.42 + 0.7 * np.clip(facing, 0.0, 1.0)
+    steep = 1.0 - 1.0 / norm  # 0 on top of a limb, toward 1 at its silhouette
+    # light scattered under the skin: shade turns warm and red rather than grey; skin is
+    # mottled and has a faint sheen; cloth has soft folds
+    mottle = _mottle(*small, hand)
+    fabric = _fabric_folds(*small, hand, camera, orientation, offset, scale)
+    share = is_skin_small
+    gain = np.stack(
+        [
+            shading * (share * (1.0 - 0.22 * steep) * mottle + (1 - share) * fabric),
+            shading * (share * (1.0 - 0.12 * steep) * mottle + (1 - share) * fabric),
+            shading * (share * (1.0 + 0.04 * steep) * mottle + (1 - share) * fabric),
+        ],
+        axis=-1,
+    )
+    gloss = np.clip(facing * 1.02 - 0.02, 0.0, 1.0) ** 24 * 40.0 * share
+    # apply in bytes (gain in 1/128ths), the fast saturating way
+    gain_bytes: npt.NDArray[Any] = np.clip(gain * 128.0, 0, 255).astype(np.uint8)
+    gloss_bytes = cv2.cvtColor(np.clip(gloss, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    if scale > 1:
+        gain_bytes = cv2.resize(gain_bytes, (cols, rows), interpolation=cv2.INTER_LINEAR)
+        gloss_bytes = cv2.resize(gloss_bytes, (cols, rows), interpolation=cv2.INTER_LINEAR)
+    lit = cv2.add(cv2.multiply(albedo, gain_bytes, scale=1 / 128), gloss_bytes)
+    cv2.copyTo(lit, covered, roi)
+
+
+@lru_cache(maxsize=2)
+def _noise_slab() -> npt.NDArray[np.float32]:
+    """A fixed slab of smooth noise (about 0 +- 1), windows of which mottle skin and cloth."""
+    rng = np.random.default_rng(31337)
+    coarse = rng.standard_normal((48, 48)).astype(np.float32)
+    fine = rng.standard_normal((384, 384)).astype(np.float32)
+    slab: npt.NDArray[Any] = cv2.resize(coarse, (384, 384), interpolation=cv2.INTER_CUBIC)
+    slab += 0.5 * cv2.GaussianBlur(fine, (0, 0), 1.5)
+    return np.asarray(slab, np.float32)
+
+
+def _window(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
+    """A window of :func:`_noise_slab` the size of the hand's box, picked by where it is."""
+    slab: npt.NDArray[Any] = _noise_slab()
+    size = slab.shape[0]
+    if rows > size or cols > size:
+        slab = cv2.resize(slab, (max(cols, size), max(rows, size)))
+    dy = int(abs(hand.x * 7 + hand.y)) % max(slab.shape[0] - rows, 1)
+    dx = int(abs(hand.y * 5 + hand.x)) % max(slab.shape[1] - cols, 1)
+    return np.asarray(slab[dy : dy + rows, dx : dx + cols], np.float32)
+
+
+def _mottle(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
+    """Skin is never one flat tone: faint blotches of a few millimetres."""
+    return np.asarray(1.0 + 0.035 * _window(rows, cols, hand), np.float32)
+
+
+def _fabric_folds(
+    rows: int,
+    cols: int,
+    hand: Hand,
+    camera: Camera,
+    orientation: board.Orientation,
+    offset: tuple[int, int],
+    scale: int = 1,
+) -> npt.NDArray[np.float32]:
+    """Soft folds across a sleeve (bands across the arm, bent by noise) and a fine weave, on a
+    grid ``scale`` times coarser than the image from ``offset``."""
+    start = _world(
+        np.array([[hand.from_x, hand.from_y, hand.height], [hand.x, hand.y, hand.height]]),
+        orientation,
+    )
+    a, b = camera.project_undistorted(start)
+    along = (b - a) / (float(np.hypot(*(b - a))) + 1e-9)
+    yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32) * np.float32(scale)
+    position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
+    noise = _window(rows, cols, hand)
+    period = max(float(camera.focal) / max(float(camera.position[2]), 1.0) * 45.0, 8.0)
+    folds = np.sin(position / period * 2 * math.pi + noise * 3.0)
+    return np.asarray(1.0 + 0.07 * folds * (0.6 + 0.4 * noise) + 0.03 * noise, np.float32)
 
 
 def _draw_digit_details(

@@ -1,44 +1,79 @@
 """A whole game as a camera over the table records it: frames, their truth, and the turn events.
 
-One camera, board, light and cube spot for the whole game (chosen from the seed). Each turn is
-a short script of frames:
+One camera, board, light and cube spot for the whole game (chosen from the seed); the cube
+starts in the centre. Each turn is a short script of frames:
 
-1. the dice tumbling into the roller's right-hand half (motion-blurred, ``moving`` in the truth);
-2. the dice settled (two frames, as a referee waits for them to stay still); now and then a
-   die comes to rest cocked, the roll is void and the dice are rolled again;
-3. the roller's hand reaching over the checkers to move (unreadable), lifting them (the board
-   without the lifted checkers, unreadable), and placing them (unreadable);
-4. the settled board after the play, dice still lying where they fell (two frames).
+1. before rolling, now and then, the player on roll **doubles** (when the cube is theirs to
+   turn): the opponent first picks up their dice (a hand over them, then the board without
+   them, held still), the doubler's hand turns the cube, and the opponent either **takes** (their
+   hand carries the cube to their edge of the table) or **drops** and the game ends;
+2. the dice tumbling into the roller's right-hand half (motion-blurred, ``moving`` in the truth);
+3. the dice settled, held still for ``stable_frames`` frames (what a referee's stability window
+   needs); now and then a die comes to rest **cocked** (leaning on a checker or the frame) or
+   lands in the roller's **left-hand half**: the roll is void, it is held still just as long,
+   the roller's hand picks the dice up and they are rolled again;
+4. the roller's hand reaching over the checkers, lifting them (the board without the lifted
+   checkers) and placing them: all unreadable;
+5. the settled board after the play, dice still lying where they fell (``stable_frames``).
 
 The game begins with the opening roll: each player rolls one die into their own right-hand
 half; ties roll again; the higher die moves first with both dice where they lie. Plays are
-chosen at random among the legal plays (``companion.rules.moves.generate_plays``).
+chosen at random among the legal plays (``companion.rules.moves.generate_plays``). Everything
+comes from the seed.
 
-Events are dicts with the frame index where they become visible: ``opening_roll``, ``roll``,
-``cocked`` (a void roll), ``play`` (GNU notation, ``position_id`` after it, from the mover's
-side), ``no_play`` and ``game_end``.
+Events are JSON-ready dicts with the ``frame`` where they become visible (a button's event is on
+the frame when the button is pressed; a driver sends its ``control`` before feeding that frame),
+in the shapes of :mod:`companion.sim.demo`'s events:
+
+* ``opening_roll``: ``white``, ``black``;
+* ``reroll``: ``colour``, ``dice`` (as they lie), ``reason`` (``"cocked"`` or ``"wrong side"``),
+  ``die`` (1 or 2, in the order of the truth's ``dice``);
+* ``roll``: ``colour``, ``dice``;
+* ``play``: ``colour``, ``dice``, ``play`` (GNU notation), ``position_id`` (after the play, from
+  the mover's side); ``no_play``: ``colour``, ``dice``;
+* ``pickup``: ``colour``, ``play`` (the dice are picked up before the opponent doubles);
+* ``double``: ``colour`` (the doubler), ``cube`` (the value offered), ``control`` (``"double"``);
+* ``take``: ``colour`` (the taker), ``cube``, ``control`` (``"take"``);
+* ``drop``: ``colour`` (the player who drops), ``control`` (``"drop"``);
+* ``game_end``: ``winner``, ``points`` (cube included), ``result`` (``"single"``, ``"gammon"``,
+  ``"backgammon"`` or ``"drop"``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import Literal
 
 import numpy as np
 
 from companion import geometry as g
 from companion.rules import position_id
-from companion.rules.match import game_result
+from companion.rules.match import CubeState, game_result
 from companion.rules.moves import LegalPlay, generate_plays
 from companion.rules.position import Colour, Position
 from companion.sim import checkers as checker_model
 from companion.sim import occluders
+from companion.sim.cube import CubeSpec, place_cube
 from companion.sim.layout import GAP, DieSpec, ImpossibleScene, place_dice
-from companion.sim.scene import Checkers, Frame, Scene, random_scene, render
+from companion.sim.scene import Checkers, Frame, InvalidScene, Scene, random_scene, render
 from companion.sim.styles import board_style
 
 DEFAULT_TURNS = 4
-COCKED_CHANCE = 0.08
+STABLE_FRAMES = 3
+"""Frames each settled state is held by default: long enough for a referee's window."""
+REROLL_CHANCE = 0.12
+"""How often a roll comes to rest void (cocked, or a die in the roller's left-hand half)."""
+COCKED_SHARE = 0.6
+"""Of the void rolls, the share with a cocked die (the rest land on the wrong side)."""
+DOUBLE_CHANCE = 0.12
+"""How often the player on roll doubles, when the cube is theirs to turn."""
+FIRST_DOUBLE_TURN = 3
+"""No one doubles in the first turns after the opening roll (the game has barely begun)."""
+TAKE_CHANCE = 0.75
+"""How often a double is taken (else it is dropped and the game ends)."""
+HIGHEST_DOUBLE = 8
+"""Random games turn the cube no higher than this."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +88,10 @@ class GameFrame:
 def _board_of(position: Position, on_roll: Colour) -> Checkers:
     absolute = position.to_absolute(on_roll)
     return Checkers(absolute.points, dict(absolute.bar), dict(absolute.off))
+
+
+def _side(colour: Colour) -> Literal["white", "black"]:
+    return "white" if colour is Colour.WHITE else "black"
 
 
 def _lifted(before: Checkers, after: Checkers, mover: str) -> Checkers:
@@ -181,110 +220,242 @@ def render_game(
     seed: int,
     turns: int | None = DEFAULT_TURNS,
     size: tuple[int, int] = (1280, 720),
+    *,
+    stable_frames: int = STABLE_FRAMES,
     **look: object,
 ) -> Iterator[GameFrame]:
     """The frames of one game from the opening roll, for ``turns`` turns (``None``: to the end).
 
-    ``look`` fixes any :func:`companion.sim.scene.random_scene` choice (style, tilt, lighting,
-    ...); the rest comes from ``seed``. Frames are yielded as they are rendered.
+    ``stable_frames`` (1-10) is how many frames each settled state is shown. ``look`` fixes
+    any :func:`companion.sim.scene.random_scene` choice (style, tilt, lighting, ...); the rest
+    comes from ``seed``. A fixed ``cube`` must be centred or ``"none"`` (a game starts with the
+    cube in the middle). Frames are yielded as they are rendered. Raises
+    :class:`companion.sim.scene.InvalidScene` for a bad option.
     """
     if turns is not None and turns < 0:
-        raise ValueError(f"turns must be 0 or more (or None for a whole game), not {turns}")
-    rng = np.random.default_rng([seed, 7])
-    board = _board_of(Position.opening(), Colour.WHITE)
-    look.setdefault("cube_seed", seed)
-    base = random_scene(seed, board, size=size, light_seed=seed, hand=None, **look)
-    base = replace(base, dice=(), on_roll=None)
-    stack = base.stack or board_style(base.style).stack
-    recorder = _Recorder(base, seed)
-    mirrored = base.white_home in ("bottom-left", "top-right")
+        raise InvalidScene(f"turns must be 0 or more (or None for a whole game), not {turns}")
+    if not 1 <= stable_frames <= 10:
+        raise InvalidScene(f"stable_frames must be 1-10, not {stable_frames}")
+    if seed < 0:
+        raise InvalidScene(f"the seed must be a non-negative integer, not {seed}")
+    cube = look.get("cube") or CubeSpec()
+    if isinstance(cube, CubeSpec) and cube.owner != "centre":
+        raise InvalidScene(
+            "a game starts with the cube in the centre: leave the cube out, or make it "
+            "'centre' (or 'none' to keep it out of view)"
+        )
+    look["cube"] = cube
+    return _Game(seed, turns, size, stable_frames, look).frames()
 
-    # the opening roll: one die each, into each player's own right-hand half; ties roll again
-    while True:
-        white_die, black_die = (int(v) for v in rng.integers(1, 7, size=2))
-        on_roll = Colour.WHITE if white_die > black_die else Colour.BLACK
-        dice_values = (white_die, black_die) if on_roll is Colour.WHITE else (black_die, white_die)
-        position = Position.opening()
-        chosen = _choose(rng, position, dice_values) if white_die != black_die else None
-        avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
-        halves = [g.right_hand_half("white", mirrored), g.right_hand_half("black", mirrored)]
-        dice_specs = _settled_dice(rng, [white_die, black_die], avoid, halves, stack, seed)
-        rolling = tuple(replace(spec, rolling=True) for spec in dice_specs)
-        yield recorder.shoot(board=board, dice=rolling, opening_roll=True)
-        recorder.event(type="opening_roll", white=white_die, black=black_die)
-        for _ in range(2):
-            yield recorder.shoot(board=board, dice=tuple(dice_specs), opening_roll=True)
-        if white_die != black_die:
-            break
-    turn = 0
-    while turns is None or turn < turns:
+
+class _Game:
+    """The film of one random game; its methods yield the frames of each part of a turn."""
+
+    def __init__(
+        self,
+        seed: int,
+        turns: int | None,
+        size: tuple[int, int],
+        stable_frames: int,
+        look: dict[str, object],
+    ) -> None:
+        self.rng = np.random.default_rng([seed, 7])
+        self.seed = seed
+        self.turns = turns
+        self.hold = stable_frames
+        look.setdefault("cube_seed", seed)
+        board = _board_of(Position.opening(), Colour.WHITE)
+        base = random_scene(seed, board, size=size, light_seed=seed, hand=None, **look)
+        self.recorder = _Recorder(replace(base, dice=(), on_roll=None), seed)
+        self.stack = base.stack or board_style(base.style).stack
+        self.mirrored = base.white_home in ("bottom-left", "top-right")
+        self.cube = CubeState()
+
+    def hold_still(self, **scene: object) -> Iterator[GameFrame]:
+        for _ in range(self.hold):
+            yield self.recorder.shoot(**scene)
+
+    def event(self, **fields: object) -> None:
+        self.recorder.event(**fields)
+
+    def frames(self) -> Iterator[GameFrame]:
+        position, on_roll, dice_values, dice_specs, chosen = yield from self.opening_roll()
+        turn = 0
+        last: tuple[LegalPlay, Checkers, list[DieSpec], Colour] | None = None
+        while self.turns is None or turn < self.turns:
+            mover = on_roll.value
+            board = _board_of(position, on_roll)
+            if turn > 0:
+                if turn >= FIRST_DOUBLE_TURN and last and self.wants_to_double(on_roll):
+                    dropped = yield from self.double(position, on_roll, last)
+                    if dropped:
+                        return
+                dice_values, dice_specs, chosen = yield from self.roll(position, on_roll)
+            when = {"opening_roll": True} if turn == 0 else {"on_roll": mover}
+            if chosen is None:
+                self.event(type="no_play", colour=mover, dice=list(dice_values))
+                yield self.recorder.shoot(board=board, dice=tuple(dice_specs), **when)
+                last = None
+            else:
+                after = _board_of(chosen.after, on_roll)
+                yield from self.move(board, after, mover, dice=tuple(dice_specs), **when)
+                self.event(
+                    type="play",
+                    colour=mover,
+                    dice=list(dice_values),
+                    play=str(chosen.play),
+                    position_id=position_id.encode(chosen.after),
+                )
+                yield from self.hold_still(board=after, dice=tuple(dice_specs), **when)
+                result = game_result(chosen.after)
+                if result is not None:
+                    self.event(
+                        type="game_end",
+                        winner=mover,
+                        points=int(result) * self.cube.value,
+                        result=result.name.lower(),
+                    )
+                    yield self.recorder.shoot(board=after, dice=())
+                    return
+                position = chosen.after
+                last = (chosen, after, dice_specs, on_roll)
+            position = position.flip()
+            on_roll = on_roll.opponent
+            turn += 1
+
+    def opening_roll(
+        self,
+    ) -> Generator[
+        GameFrame, None, tuple[Position, Colour, tuple[int, int], list[DieSpec], LegalPlay | None]
+    ]:
+        """One die each, into each player's own right-hand half; ties roll again."""
+        rng = self.rng
+        board = _board_of(Position.opening(), Colour.WHITE)
+        halves = [
+            g.right_hand_half("white", self.mirrored),
+            g.right_hand_half("black", self.mirrored),
+        ]
+        while True:
+            white_die, black_die = (int(v) for v in rng.integers(1, 7, size=2))
+            on_roll = Colour.WHITE if white_die > black_die else Colour.BLACK
+            values = (white_die, black_die) if on_roll is Colour.WHITE else (black_die, white_die)
+            position = Position.opening()
+            chosen = _choose(rng, position, values) if white_die != black_die else None
+            avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
+            specs = _settled_dice(rng, [white_die, black_die], avoid, halves, self.stack, self.seed)
+            rolling = tuple(replace(spec, rolling=True) for spec in specs)
+            yield self.recorder.shoot(board=board, dice=rolling, opening_roll=True)
+            self.event(type="opening_roll", white=white_die, black=black_die)
+            yield from self.hold_still(board=board, dice=tuple(specs), opening_roll=True)
+            if white_die != black_die:
+                return position, on_roll, values, specs, chosen
+
+    def roll(
+        self, position: Position, on_roll: Colour
+    ) -> Generator[GameFrame, None, tuple[tuple[int, int], list[DieSpec], LegalPlay | None]]:
+        """Frames of one roll, rolled again while it is void; returns the roll, the dice as
+        they lie, and the play that will be made (chosen first, so the dice lie clear of it)."""
+        rng = self.rng
         mover = on_roll.value
         board = _board_of(position, on_roll)
-        if turn > 0:
-            dice_values, dice_specs, chosen = yield from _roll(
-                recorder, rng, position, on_roll, mirrored, stack, seed
-            )
-        when = {"opening_roll": True} if turn == 0 else {"on_roll": mover}
-        if chosen is None:
-            recorder.event(type="no_play", colour=mover, dice=list(dice_values))
-            yield recorder.shoot(board=board, dice=tuple(dice_specs), **when)
-        else:
-            after = _board_of(chosen.after, on_roll)
-            spots = _changed_spots(board, after, mover)
-            lifted = _lifted(board, after, mover)
-            dice_tuple = tuple(dice_specs)
-            for stage_board, spot in ((board, spots[0]), (lifted, spots[0]), (after, spots[-1])):
-                hand = _hand_at(rng, spot, mover)
-                yield recorder.shoot(board=stage_board, dice=dice_tuple, hand=hand, **when)
-            recorder.event(
-                type="play",
+        right = g.right_hand_half(_side(on_roll), self.mirrored)
+        left = g.right_hand_half(_side(on_roll.opponent), self.mirrored)
+        while True:
+            values = [int(v) for v in rng.integers(1, 7, size=2)]
+            cocked = wrong = None
+            if rng.uniform() < REROLL_CHANCE:
+                die = int(rng.integers(0, 2))
+                if rng.uniform() < COCKED_SHARE:
+                    cocked = die
+                else:
+                    wrong = die
+            void = cocked is not None or wrong is not None
+            chosen = None if void else _choose(rng, position, (values[0], values[1]))
+            avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
+            where = [left if index == wrong else right for index in range(2)]
+            specs = _settled_dice(rng, values, avoid, where, self.stack, self.seed, cocked)
+            rolling = tuple(replace(spec, rolling=True) for spec in specs)
+            yield self.recorder.shoot(board=board, dice=rolling, on_roll=mover)
+            if not void:
+                self.event(type="roll", colour=mover, dice=values)
+                yield from self.hold_still(board=board, dice=tuple(specs), on_roll=mover)
+                return (values[0], values[1]), specs, chosen
+            self.event(
+                type="reroll",
                 colour=mover,
-                dice=list(dice_values),
-                play=str(chosen.play),
-                position_id=position_id.encode(chosen.after),
+                dice=values,
+                reason="cocked" if cocked is not None else "wrong side",
+                die=(cocked if cocked is not None else wrong or 0) + 1,
             )
-            for _ in range(2):
-                yield recorder.shoot(board=after, dice=dice_tuple, **when)
-            result = game_result(chosen.after)
-            if result is not None:
-                recorder.event(
-                    type="game_end", winner=mover, points=int(result), result=result.name.lower()
-                )
-                yield recorder.shoot(board=after, dice=())
-                return
-            position = chosen.after
-        position = position.flip()
-        on_roll = on_roll.opponent
-        turn += 1
+            yield from self.hold_still(board=board, dice=tuple(specs), on_roll=mover)
+            yield self.pick_up(board, specs, mover, on_roll=mover)
 
+    def move(
+        self, before: Checkers, after: Checkers, mover: str, **scene: object
+    ) -> Iterator[GameFrame]:
+        """The mover's hand over the board: reaching in, lifting checkers, setting them down."""
+        spots = _changed_spots(before, after, mover)
+        lifted = _lifted(before, after, mover)
+        stages = ((before, spots[0], False), (lifted, spots[0], True), (after, spots[-1], True))
+        for board, spot, holding in stages:
+            hand = _hand_at(self.rng, spot, mover)
+            if holding:  # a checker between finger and thumb
+                hand = replace(hand, pose="checker", held="white" if mover == "white" else "black")
+            yield self.recorder.shoot(board=board, hand=hand, **scene)
 
-def _roll(
-    recorder: _Recorder,
-    rng: np.random.Generator,
-    position: Position,
-    on_roll: Colour,
-    mirrored: bool,
-    stack: g.StackStyle,
-    seed: int,
-) -> Generator[GameFrame, None, tuple[tuple[int, int], list[DieSpec], LegalPlay | None]]:
-    """Frames of one roll (rolled again while a die is cocked); returns the roll, the dice as
-    they lie, and the play that will be made (chosen first, so the dice can lie clear of it)."""
-    mover = on_roll.value
-    board = _board_of(position, on_roll)
-    half = g.right_hand_half("white" if mover == "white" else "black", mirrored)
-    while True:
-        values = [int(v) for v in rng.integers(1, 7, size=2)]
-        cocked = int(rng.integers(0, 2)) if rng.uniform() < COCKED_CHANCE else None
-        chosen = None if cocked is not None else _choose(rng, position, (values[0], values[1]))
-        avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
-        specs = _settled_dice(rng, values, avoid, [half, half], stack, seed, cocked)
-        rolling = tuple(replace(spec, rolling=True) for spec in specs)
-        yield recorder.shoot(board=board, dice=rolling, on_roll=mover)
-        if cocked is not None:
-            recorder.event(type="cocked", colour=mover, dice=values, die=cocked + 1)
-            yield recorder.shoot(board=board, dice=tuple(specs), on_roll=mover)
-            continue
-        recorder.event(type="roll", colour=mover, dice=values)
-        for _ in range(2):
-            yield recorder.shoot(board=board, dice=tuple(specs), on_roll=mover)
-        return (values[0], values[1]), specs, chosen
+    def pick_up(
+        self, board: Checkers, dice: Sequence[DieSpec], mover: str, **scene: object
+    ) -> GameFrame:
+        """A hand over the dice, taking them off the board."""
+        pose = dice[0].pose
+        spot = (pose.x, pose.y) if pose is not None else (g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2)
+        hand = _hand_at(self.rng, spot, mover)
+        return self.recorder.shoot(board=board, dice=tuple(dice), hand=hand, **scene)
+
+    def wants_to_double(self, player: Colour) -> bool:
+        """Whether ``player`` doubles now (only when the cube is theirs to turn, up to a limit)."""
+        if self.cube.double_refusal(player) or self.cube.value * 2 > HIGHEST_DOUBLE:
+            return False
+        return bool(self.rng.uniform() < DOUBLE_CHANCE)
+
+    def double(
+        self,
+        position: Position,
+        doubler: Colour,
+        last: tuple[LegalPlay, Checkers, list[DieSpec], Colour],
+    ) -> Generator[GameFrame, None, bool]:
+        """The opponent picks up their dice, the doubler turns the cube, the opponent takes or
+        drops; returns whether the game ended with a drop."""
+        played, shown, dice, previous = last
+        taker = doubler.opponent
+        yield self.pick_up(shown, dice, previous.value, on_roll=previous.value)
+        self.event(type="pickup", colour=previous.value, play=str(played.play))
+        board = _board_of(position, doubler)
+        yield from self.hold_still(board=board, on_roll=doubler.value)
+        value = self.cube.value * 2
+        cube_spot = self.cube_spot()
+        hand = _hand_at(self.rng, cube_spot, doubler.value)
+        self.event(type="double", colour=doubler.value, cube=value, control="double")
+        yield self.recorder.shoot(board=board, hand=hand, on_roll=doubler.value)
+        if self.rng.uniform() >= TAKE_CHANCE:
+            self.event(type="drop", colour=taker.value, control="drop")
+            self.event(type="game_end", winner=doubler.value, points=self.cube.value, result="drop")
+            yield from self.hold_still(board=board, on_roll=doubler.value)
+            return True
+        self.cube = self.cube.double(doubler).take(taker)
+        if self.recorder.base.cube is not None:
+            owned = CubeSpec(value, "white" if taker is Colour.WHITE else "black")
+            self.recorder.base = replace(self.recorder.base, cube=owned)
+        hand = _hand_at(self.rng, self.cube_spot(), taker.value)
+        self.event(type="take", colour=taker.value, cube=value, control="take")
+        yield self.recorder.shoot(board=board, hand=hand, on_roll=doubler.value)
+        yield from self.hold_still(board=board, on_roll=doubler.value)
+        return False
+
+    def cube_spot(self) -> tuple[float, float]:
+        """Where the cube lies now (canonical mm), for the hand that turns or takes it."""
+        base = self.recorder.base
+        spec = base.cube or CubeSpec()
+        seed = base.cube_seed if base.cube_seed is not None else self.seed
+        pose = place_cube(spec, np.random.default_rng([seed, 5]))
+        return pose.x, pose.y

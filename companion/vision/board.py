@@ -1,19 +1,39 @@
 """Finding the playing area in a frame, with no markers on the board.
 
 A backgammon board is recognised by what makes it one: twenty-four long triangles in two rows,
-split by a bar. Candidate quadrilaterals come from the board's outline against the table (at
-tournament proportions, trays at either end) and from long straight edges in the frame; each is
-scored by how strongly colour edges run along the 48 long sides of the points where the board
-geometry puts them (:func:`triangle_score`: sharp, and blind to the board's colours), the best
-are nudged corner by corner until the sides line up, and the winner must stand out from the
-frame's ordinary texture, so a frame without a board says so.
+split by a bar. The search runs in four steps, each using a cue that real boards share:
+
+1. *Rows.* The playing area's long edges are straight lines where the points' bases meet the
+   frame; the line segment detector finds them, and where a dark frame meets dark points they
+   are still found as the lines on which the points' sides end (:func:`_lines_of_ends`). Pairs
+   of lines of each direction bound candidate quadrilaterals.
+2. *Ends.* The short edges are the weakest (the opening stacks five checkers at each end of the
+   outer board), so each distinct pair of rows is turned to run the way the points do
+   (:func:`upright`) and slid along to where the points' regular pattern fits (:func:`slide`).
+   The board's outline against the table, at tournament proportions, adds a few guesses.
+3. *Fit.* The most promising are nudged corner by corner (:func:`refine`) until colour edges
+   run along the points' sides and bases, the bar's edges and the ends where the board geometry
+   puts them, and bare field lies past the tips (:func:`triangle_score`: sharp, and blind to the
+   board's colours). The pattern repeats, so the board one point along and the rows moved by a
+   frame's width are tried too. Real boards differ from the canonical one in the bar's width
+   and the points' length, so a tournament board's shape is tried beside it. The best few are
+   fitted once more on the frame at its full size.
+4. *Proof.* A real board lines up much better where it is than half a point along its rows,
+   where its sides fall on the middle of the points; a chance match in the frame's texture does
+   not, and a guess with one row or one end wrong does not in the quarter it gets wrong. Below
+   :data:`MIN_CONTRAST` (or :data:`MIN_QUARTER_CONTRAST` in any quarter) the finder says it
+   found no board rather than guess: a wrong board found confidently is worse than none.
+
+Frames are searched at :data:`WORK_WIDTH` pixels. Corners are reported in the frame's pixels,
+clockwise from the top-left as the image shows them; which corner is white's home is the
+calibration's business (:mod:`companion.vision.calibrate`).
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -24,16 +44,30 @@ from companion.errors import CompanionError
 from companion.vision.plane import Corners, Image, order_clockwise
 
 FloatArray = npt.NDArray[np.float64]
+Gradient = npt.NDArray[np.float32]
 
 WORK_WIDTH = 640
-"""Frames are searched at this width (the corners are refined at full size afterwards)."""
-MIN_SCORE = 3.0
+"""Frames are searched at this size (the longer side, in pixels)."""
+MIN_CONTRAST = 2.0
+"""How many times better the points must line up where the board is found than half a point
+along its rows: a real board's sides fall on the middle of its points there, while a chance
+match in the frame's texture lines up about as well either way."""
+MIN_QUARTER_CONTRAST = 1.6
+"""The same in each quarter of the board (either half, either row): a guess with one row or
+one end wrong still lines up well as a whole, but not in the quarters it gets wrong."""
+MIN_SCORE = 1.2
 """How many times the frame's ordinary edge strength the points' edges must show."""
-LEAST_AREA = 0.12
+LEAST_AREA = 0.08
 """The playing area covers at least this share of the frame (a board seen from afar is too
 small to read anyway)."""
-REFINED = 6
-"""How many of the most promising candidates are refined."""
+FAMILY_SIZE = 14
+"""How many of the longest lines of each direction are combined into candidates."""
+ROW_PAIRS = 24
+"""How many pairs of rows (the most promising first) are slid along (:func:`slide`)."""
+REFINED = 10
+"""How many of the slid candidates are then refined corner by corner (:func:`refine`)."""
+FINALISTS = 3
+"""How many of the refined candidates are fitted again on the frame at its full size."""
 
 
 class BoardNotFound(CompanionError, ValueError):
@@ -45,171 +79,631 @@ class FoundBoard:
     corners_px: Corners
     """Clockwise from the top-left as the image shows them."""
     score: float
+    """How many times the frame's ordinary edge strength the board's edges show."""
+    sides_seen: float = 1.0
+    """The share of the points' sides and bases, the bar's edges and the ends that show an
+    edge."""
+    contrast: float = 0.0
+    """How many times better the points line up here than half a point along the rows."""
+    quarter_contrasts: tuple[float, ...] = ()
+    """The same in each quarter of the board (left and right half, top and bottom row)."""
 
 
-def _lines(gray: npt.NDArray[np.uint8]) -> FloatArray:
-    """Long straight edges as ``(x0, y0, x1, y1)`` rows."""
-    edges = cv2.Canny(gray, 40, 120)
-    found = cv2.HoughLinesP(
-        edges, 1, math.pi / 360, 50, minLineLength=gray.shape[1] // 8, maxLineGap=8
+class BoardShape(NamedTuple):
+    """How a real board's points sit in its playing area, as shares of the area's size."""
+
+    bar: float
+    """The bar's width as a share of the playing area's width."""
+    point_length: float
+    """A point's length as a share of the playing area's height."""
+
+
+SHAPES = (
+    BoardShape(g.BAR_WIDTH / g.PLAY_WIDTH, g.POINT_LENGTH / g.PLAY_HEIGHT),
+    BoardShape(0.05, 0.45),
+)
+"""The canonical board (the simulator's) and a tournament board's narrow bar and long points."""
+
+_PLANE_RECT = np.array(
+    [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
+)
+
+
+def _point_features(shape: BoardShape) -> tuple[FloatArray, FloatArray]:
+    """Plane points (in canonical millimetres) where a board shows edges, and where it shows
+    none, each as (features, 10 points, 2).
+
+    Edges run along both long sides of every point, from near the base to the tip (the median
+    along a side shrugs off the checkers stacked on its lower part), along every point's base
+    where it meets the frame, along both edges of the bar and along both ends of the playing
+    area; the sides fix the board across the points, the bases and the tips along them, the
+    bar and the ends where the rows start. Past the tips, on the line of each side, the field
+    is bare: edges there mean the points are longer than the guess.
+    """
+    half = (1.0 - shape.bar) / 2 * g.PLAY_WIDTH
+    width = half / 6
+    length = shape.point_length * g.PLAY_HEIGHT
+    along_side = np.linspace(0.2, 1.0, 10)
+    past_tip = np.linspace(1.08, 1.3, 10)
+    edges: list[FloatArray] = []
+    bare: list[FloatArray] = []
+    for start in (0.0, g.PLAY_WIDTH - half):
+        for index in range(6):
+            middle = start + (index + 0.5) * width
+            for base_y, tip_y in ((0.0, length), (g.PLAY_HEIGHT, g.PLAY_HEIGHT - length)):
+                across = np.linspace(middle - 0.4 * width, middle + 0.4 * width, 10)
+                edges.append(np.column_stack([across, np.full(10, base_y)]))
+                for side in (-1.0, 1.0):
+                    corner = middle + side * width / 2
+                    for t, out in ((along_side, edges), (past_tip, bare)):
+                        xs = corner + (middle - corner) * t
+                        ys = base_y + (tip_y - base_y) * t
+                        out.append(np.column_stack([xs, ys]))
+    # the bar's edges and the playing area's ends (where the frame or the tray begins), in
+    # quarters: they fix where the points start, which the points' regular pattern cannot
+    for x in (0.0, half, g.PLAY_WIDTH - half, g.PLAY_WIDTH):
+        for quarter in range(4):
+            ys = np.linspace(quarter + 0.1, quarter + 0.9, 10) * g.PLAY_HEIGHT / 4
+            edges.append(np.column_stack([np.full(10, x), ys]))
+    return np.array(edges), np.array(bare)
+
+
+_FEATURES = tuple(_point_features(shape) for shape in SHAPES)
+BARE_WEIGHT = 0.5
+"""How much edges past the points' tips count against a guess."""
+
+
+def _homographies(quads: FloatArray) -> FloatArray:
+    """Homographies (N, 3, 3) taking the canonical playing area onto each quadrilateral
+    (N, 4, 2), its corners in the plane's order (top-left, top-right, bottom-right,
+    bottom-left)."""
+    count = quads.shape[0]
+    system = np.zeros((count, 8, 8))
+    for k, (x, y) in enumerate(_PLANE_RECT):
+        u, v = quads[:, k, 0], quads[:, k, 1]
+        system[:, 2 * k, 0:3] = (x, y, 1.0)
+        system[:, 2 * k, 6] = -u * x
+        system[:, 2 * k, 7] = -u * y
+        system[:, 2 * k + 1, 3:6] = (x, y, 1.0)
+        system[:, 2 * k + 1, 6] = -v * x
+        system[:, 2 * k + 1, 7] = -v * y
+    target = quads.reshape(count, 8)
+    solution = np.linalg.solve(system, target[..., None])[..., 0]
+    return np.concatenate([solution, np.ones((count, 1))], axis=1).reshape(count, 3, 3)
+
+
+def _sample(gradient: Gradient, quads: FloatArray, points: FloatArray) -> FloatArray:
+    """Median edge strength along each feature (F, 10, 2) of the plane, seen through each
+    quadrilateral (N, 4, 2): shape (N, F)."""
+    flat = points.reshape(-1, 2)
+    homogeneous = np.concatenate([flat, np.ones((len(flat), 1))], axis=1)
+    projected = _homographies(quads) @ homogeneous.T  # (N, 3, M)
+    depth = projected[:, 2]
+    depth = np.where(np.abs(depth) < 1e-9, 1e-9, depth)
+    height, width = gradient.shape
+    xs = np.clip(np.round(projected[:, 0] / depth), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.round(projected[:, 1] / depth), 0, height - 1).astype(np.intp)
+    values = gradient[ys, xs].reshape(len(quads), points.shape[0], points.shape[1])
+    if points.shape[1] <= 2:
+        return np.asarray(values.mean(axis=2), dtype=np.float64)
+    return np.asarray(np.median(values, axis=2), dtype=np.float64)
+
+
+def _side_strengths(gradient: Gradient, quads: FloatArray, shape_index: int) -> FloatArray:
+    """Median edge strength along each edge the board should show (the points' sides and
+    bases, the bar's edges, the ends): shape (N, features)."""
+    return _sample(gradient, quads, _FEATURES[shape_index][0])
+
+
+_COMBINED = tuple(np.concatenate([edges, bare]) for edges, bare in _FEATURES)
+_WEIGHTS = tuple(
+    np.concatenate(
+        [np.full(len(edges), 1.0 / len(edges)), np.full(len(bare), -BARE_WEIGHT / len(bare))]
     )
+    for edges, bare in _FEATURES
+)
+
+
+def _scores(gradient: Gradient, quads: FloatArray, shape_index: int, every: int = 1) -> FloatArray:
+    """:func:`triangle_score` of many quadrilaterals at once (every ``every``-th point along
+    each feature): shape (N,)."""
+    strengths = _sample(gradient, quads, _COMBINED[shape_index][:, ::every])
+    return np.asarray(strengths @ _WEIGHTS[shape_index])
+
+
+def triangle_score(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> float:
+    """How well the board's edges line up with colour edges in the frame: the mean over the
+    points' sides and bases, the bar's edges and the ends of the median edge strength along
+    each, less half the mean past the points' tips (:func:`_point_features`). Sharp, and blind
+    to colours.
+
+    ``quad`` holds the playing area's corners in the plane's order (the bases of the points
+    run along its first and third sides).
+    """
+    return float(_scores(gradient, quad[None], shape_index)[0])
+
+
+def refine(
+    gradient: Gradient,
+    quad: FloatArray,
+    shape_index: int = 0,
+    least_area: float = 0.0,
+    steps: tuple[float, ...] = (4.0, 2.0, 1.0, 0.5),
+) -> tuple[float, FloatArray]:
+    """Moves one corner at a time, the move that lines the points' edges up best
+    (:func:`triangle_score`) first, in ever smaller steps; never shrinks the quadrilateral below
+    ``least_area`` pixels."""
+    scores, quads = refine_many(gradient, quad[None], shape_index, least_area, steps)
+    return float(scores[0]), quads[0]
+
+
+_MOVES = np.array(
+    [
+        [[sign if (c, a) == (corner, axis) else 0.0 for a in range(2)] for c in range(4)]
+        for corner in range(4)
+        for axis in range(2)
+        for sign in (-1.0, 1.0)
+    ]
+)
+"""The 16 single moves of :func:`refine`: one corner, one axis, one way."""
+
+
+def refine_many(
+    gradient: Gradient,
+    quads: FloatArray,
+    shape_index: int = 0,
+    least_area: float = 0.0,
+    steps: tuple[float, ...] = (4.0, 2.0, 1.0, 0.5),
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`refine` of many candidates (N, 4, 2) side by side: (scores (N,), corners)."""
+    best = quads.astype(np.float64).copy()
+    count = len(best)
+    best_scores = _scores(gradient, best, shape_index)
+    for step in steps:
+        moving = np.ones(count, dtype=bool)
+        for _ in range(60):
+            active = np.nonzero(moving)[0]
+            if not len(active):
+                break
+            trials = best[active, None] + step * _MOVES[None]  # (A, 16, 4, 2)
+            flat = trials.reshape(-1, 4, 2)
+            scores = _scores(gradient, flat, shape_index)
+            if least_area > 0.0:
+                scores[_areas(flat) < least_area] = -np.inf
+            scores = scores.reshape(len(active), len(_MOVES))
+            pick = np.argmax(scores, axis=1)
+            gained = scores[np.arange(len(active)), pick] > best_scores[active] + 1e-6
+            moving[active[~gained]] = False
+            better = active[gained]
+            best[better] = trials[gained, pick[gained]]
+            best_scores[better] = scores[gained, pick[gained]]
+    return best_scores, best
+
+
+def _areas(quads: FloatArray) -> FloatArray:
+    """The areas of quadrilaterals (N, 4, 2) (shoelace formula)."""
+    x, y = quads[..., 0], quads[..., 1]
+    return np.asarray(
+        0.5
+        * np.abs(
+            (x * np.roll(y, -1, axis=1)).sum(axis=1) - (y * np.roll(x, -1, axis=1)).sum(axis=1)
+        )
+    )
+
+
+# -- straight lines ---------------------------------------------------------------------------
+
+
+class Line(NamedTuple):
+    """A straight line ``x·n = offset`` with normal ``n = (-sin angle, cos angle)``."""
+
+    angle: float
+    """Direction in radians, in ``[0, pi)``."""
+    offset: float
+    length: float
+    """Total length of the segments found along it."""
+
+
+def _segments(gray: npt.NDArray[np.uint8]) -> FloatArray:
+    """Straight edge segments ``(x0, y0, x1, y1)`` of the frame (line segment detector)."""
+    found = cv2.createLineSegmentDetector().detect(gray)[0]
     if found is None:
         return np.zeros((0, 4))
     return np.asarray(found, dtype=np.float64).reshape(-1, 4)
 
 
-def _merge(lines: FloatArray, limit: int) -> list[tuple[float, float, float]]:
-    """Lines as ``(angle, offset, length)``, merged when nearly the same, longest first."""
-    out: list[tuple[float, float, float]] = []
-    order = np.argsort(-np.hypot(lines[:, 2] - lines[:, 0], lines[:, 3] - lines[:, 1]))
-    for x0, y0, x1, y1 in lines[order]:
+def _angle_between(a: float, b: float) -> float:
+    """The unsigned angle between two directions (radians, at most pi / 2)."""
+    return abs((a - b + math.pi / 2) % math.pi - math.pi / 2)
+
+
+def merge_segments(segments: FloatArray, least: float = 8.0) -> list[Line]:
+    """Segments lying on one line (within 2 degrees and 3 pixels) merged, longest first."""
+    lengths = np.hypot(segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1])
+    lines: list[list[float]] = []
+    for index in np.argsort(-lengths):
+        if lengths[index] < least:
+            break
+        x0, y0, x1, y1 = segments[index]
         angle = math.atan2(y1 - y0, x1 - x0) % math.pi
-        normal = (-math.sin(angle), math.cos(angle))
-        offset = normal[0] * x0 + normal[1] * y0
-        length = math.hypot(x1 - x0, y1 - y0)
-        for index, (a, o, n) in enumerate(out):
-            delta = min(abs(a - angle), math.pi - abs(a - angle))
-            if delta < 0.04 and abs(o - offset) < 6.0:
-                out[index] = (a, o, n + length)
-                break
-            if delta > math.pi - 0.04 and abs(o + offset) < 6.0:
-                out[index] = (a, o, n + length)
+        for line in lines:
+            if _angle_between(angle, line[0]) > math.radians(2.0):
+                continue
+            nx, ny = -math.sin(line[0]), math.cos(line[0])
+            if abs(nx * x0 + ny * y0 - line[1]) < 3.0 and abs(nx * x1 + ny * y1 - line[1]) < 3.0:
+                line[2] += float(lengths[index])
                 break
         else:
-            out.append((angle, offset, length))
-    out.sort(key=lambda line: -line[2])
-    return out[:limit]
+            nx, ny = -math.sin(angle), math.cos(angle)
+            offset = nx * (x0 + x1) / 2 + ny * (y0 + y1) / 2
+            lines.append([angle, offset, float(lengths[index])])
+    lines.sort(key=lambda line: -line[2])
+    return [Line(a, o, n) for a, o, n in lines]
 
 
-def _intersect(
-    a: tuple[float, float, float], b: tuple[float, float, float]
-) -> tuple[float, float] | None:
-    na = (-math.sin(a[0]), math.cos(a[0]))
-    nb = (-math.sin(b[0]), math.cos(b[0]))
-    det = na[0] * nb[1] - na[1] * nb[0]
-    if abs(det) < 1e-6:
-        return None
-    x = (a[1] * nb[1] - na[1] * b[1]) / det
-    y = (na[0] * b[1] - a[1] * nb[0]) / det
-    return (x, y)
+def _families(lines: list[Line], segments: FloatArray) -> tuple[list[Line], list[Line]]:
+    """The lines of the board's two axes: the longest lines within 25 degrees of the longest
+    line and more than 50 degrees from it, each joined by the lines on which the other
+    direction's segments end (:func:`_lines_of_ends`)."""
+    if not lines:
+        return [], []
+    main = lines[0].angle
+    along = [line for line in lines if _angle_between(line.angle, main) < math.radians(25)]
+    across = [line for line in lines if _angle_between(line.angle, main) > math.radians(50)]
+    angles = np.arctan2(segments[:, 3] - segments[:, 1], segments[:, 2] - segments[:, 0])
+    turn = np.abs((angles - main + math.pi / 2) % math.pi - math.pi / 2)
+    first = _lines_of_ends(segments[turn > math.radians(50)], main)
+    second = _lines_of_ends(segments[turn < math.radians(25)], (main + math.pi / 2) % math.pi)
+    return _join(along, first), _join(across, second)
 
 
-_PLANE_RECT = np.array(
-    [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)],
-    dtype=np.float32,
-)
+def _join(lines: list[Line], extra: list[Line]) -> list[Line]:
+    """The longest lines and the lines of ends, without repeats."""
+    joined = list(extra)
+    for line in lines:
+        if len(joined) >= FAMILY_SIZE + len(extra):
+            break
+        if all(
+            _angle_between(line.angle, other.angle) > math.radians(2.0)
+            or abs(line.offset - other.offset) > 4.0
+            for other in extra
+        ):
+            joined.append(line)
+    return joined
 
 
-def _triangle_sides() -> FloatArray:
-    """Plane points along both long sides of every point, from mid-way to near the tip (where
-    checkers seldom cover them): shape (48 sides, 10 points, 2)."""
-    sides = []
-    for number in range(1, 25):
-        shape = g.point_shape(number)
-        for side in (-1.0, 1.0):
-            corner_x = shape.base_x + side * g.POINT_WIDTH / 2
-            t = np.linspace(0.45, 0.95, 10)
-            xs = corner_x + (shape.base_x - corner_x) * t
-            ys = shape.base_y + (shape.tip_y - shape.base_y) * t
-            sides.append(np.column_stack([xs, ys]))
-    return np.array(sides)
+ENDS_LINES = 6
+"""How many lines of segment ends join each family."""
 
 
-_SIDES = _triangle_sides()
+def _lines_of_ends(segments: FloatArray, angle: float) -> list[Line]:
+    """Lines, within 12 degrees of ``angle``, on which many segments end.
 
-
-def triangle_score(gradient: npt.NDArray[np.float32], plane_to_image: FloatArray) -> float:
-    """How well the points' edges line up with colour edges in the frame (mean over the 48
-    long sides of the median edge strength along each): sharp, and blind to colours."""
-    height, width = gradient.shape
-    xy = cv2.perspectiveTransform(_SIDES.reshape(1, -1, 2), plane_to_image)[0]
-    xs = np.clip(np.round(xy[:, 0]).astype(int), 0, width - 1)
-    ys = np.clip(np.round(xy[:, 1]).astype(int), 0, height - 1)
-    values = gradient[ys, xs].reshape(_SIDES.shape[0], _SIDES.shape[1])
-    return float(np.mean(np.median(values, axis=1)))
-
-
-def _to_image(corners: FloatArray) -> FloatArray:
-    matrix = cv2.getPerspectiveTransform(_PLANE_RECT, corners.astype(np.float32))
-    return np.asarray(matrix, dtype=np.float64)
-
-
-def refine(
-    gradient: npt.NDArray[np.float32], quad: FloatArray, least_area: float = 0.0
-) -> tuple[float, FloatArray]:
-    """Nudges each corner while the points' edges line up better (:func:`triangle_score`),
-    never shrinking the quadrilateral below ``least_area`` pixels."""
-
-    def score(corners: FloatArray) -> float:
-        if cv2.contourArea(corners.astype(np.float32)) < least_area:
-            return 0.0
-        return triangle_score(gradient, _to_image(corners))
-
-    best = quad.astype(np.float64).copy()
-    best_score = score(best)
-    for step in (4.0, 2.0, 1.0, 0.5):
-        improved = True
-        while improved:
-            improved = False
-            for corner in range(4):
-                for axis in range(2):
-                    for sign in (-1.0, 1.0):
-                        trial = best.copy()
-                        trial[corner, axis] += sign * step
-                        value = score(trial)
-                        if value > best_score + 1e-6:
-                            best, best_score, improved = trial, value, True
-    return best_score, best
-
-
-def find_board(image: Image) -> FoundBoard:
-    """The playing area's corners; raises :class:`BoardNotFound` when no board shows.
-
-    Candidates come from the board's outline against the table and from long straight edges;
-    the most promising are nudged until the points' edges line up (:func:`refine`), and the
-    best wins if its points stand out from the frame's ordinary texture.
+    The points' long sides are the clearest segments on a board, and they end on four lines:
+    the two edges of the playing area where the bases meet the frame, and the two lines of the
+    tips. The playing area's edges are found there even where the frame is as dark as the
+    points or checkers break the edge into pieces.
     """
-    height, width = image.shape[:2]
-    factor = WORK_WIDTH / max(width, height)
-    small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+    lengths = np.hypot(segments[:, 2] - segments[:, 0], segments[:, 3] - segments[:, 1])
+    segments = segments[lengths >= 12.0]
+    if len(segments) < 6:
+        return []
+    ends = np.concatenate([segments[:, :2], segments[:, 2:]])
+    angles = angle + np.radians(np.arange(-12.0, 12.01, 0.5))
+    normals = np.stack([-np.sin(angles), np.cos(angles)], axis=1)
+    offsets = normals @ ends.T  # (angles, ends)
+    low = float(offsets.min()) - 4.0
+    bins = np.floor((offsets - low) / 2.0).astype(np.intp)
+    count = int(bins.max()) + 3
+    votes = np.zeros((len(angles), count))
+    for index in range(len(angles)):
+        votes[index] = np.bincount(bins[index], minlength=count)
+    # an end on the boundary of two bins still counts once for its line
+    votes = votes + np.roll(votes, 1, axis=1)
+    found: list[Line] = []
+    for _ in range(ENDS_LINES):
+        row, column = np.unravel_index(int(np.argmax(votes)), votes.shape)
+        if votes[row, column] < 6:
+            break
+        # the line fitted through the ends that voted for it (a bin is only 2 px and half a
+        # degree wide)
+        near = np.abs(offsets[row] - (low + 2.0 * column)) <= 3.0
+        line = _fit_line(ends[near], float(votes[row, column]))
+        if all(
+            _angle_between(line.angle, other.angle) > math.radians(2.0)
+            or abs(line.offset - other.offset) > 4.0
+            for other in found
+        ):
+            found.append(line)
+        # no second line within 4 degrees and 6 pixels of this one
+        votes[max(row - 8, 0) : row + 9, max(column - 3, 0) : column + 4] = 0.0
+    return found
+
+
+def _fit_line(points: FloatArray, length: float) -> Line:
+    """The straight line closest to these points (total least squares)."""
+    centre = points.mean(axis=0)
+    _, _, axes = np.linalg.svd(points - centre)
+    dx, dy = axes[0]
+    angle = math.atan2(dy, dx) % math.pi
+    offset = -math.sin(angle) * centre[0] + math.cos(angle) * centre[1]
+    return Line(angle, float(offset), length)
+
+
+def _intersections(first: list[Line], second: list[Line]) -> FloatArray:
+    """Where every line of ``first`` meets every line of ``second``: (len first, len second,
+    2), NaN for parallel lines."""
+    a = np.array([line.angle for line in first])
+    p = np.array([line.offset for line in first])
+    b = np.array([line.angle for line in second])
+    q = np.array([line.offset for line in second])
+    na = np.stack([-np.sin(a), np.cos(a)], axis=1)[:, None, :]
+    nb = np.stack([-np.sin(b), np.cos(b)], axis=1)[None, :, :]
+    det = na[..., 0] * nb[..., 1] - na[..., 1] * nb[..., 0]
+    det = np.where(np.abs(det) < 1e-6, np.nan, det)
+    x = (p[:, None] * nb[..., 1] - na[..., 1] * q[None, :]) / det
+    y = (na[..., 0] * q[None, :] - p[:, None] * nb[..., 0]) / det
+    return np.stack([x, y], axis=-1)
+
+
+def _candidates(lines: tuple[list[Line], list[Line]], size: tuple[int, int]) -> FloatArray:
+    """Quadrilaterals (N, 4, 2) bounded by two lines of each direction, kept when they could
+    be a playing area: inside the frame (give or take a tenth), convex, large enough, and
+    shaped like a board seen from at most a steep angle."""
+    along, across = lines
+    if len(along) < 2 or len(across) < 2:
+        return np.zeros((0, 4, 2))
+    width, height = size
+    meet = _intersections(along, across)
+    i, j = np.triu_indices(len(along), 1)
+    k, m = np.triu_indices(len(across), 1)
+    ii, kk = np.meshgrid(np.arange(len(i)), np.arange(len(k)), indexing="ij")
+    a1, a2 = i[ii.ravel()], j[ii.ravel()]
+    b1, b2 = k[kk.ravel()], m[kk.ravel()]
+    quads = np.stack([meet[a1, b1], meet[a1, b2], meet[a2, b2], meet[a2, b1]], axis=1)
+    ok = ~np.isnan(quads).any(axis=(1, 2))
+    quads = quads[ok]
+    margin = 0.1 * max(width, height)
+    inside = (
+        (quads[..., 0] > -margin).all(axis=1)
+        & (quads[..., 0] < width + margin).all(axis=1)
+        & (quads[..., 1] > -margin).all(axis=1)
+        & (quads[..., 1] < height + margin).all(axis=1)
+    )
+    quads = quads[inside]
+    edges = np.roll(quads, -1, axis=1) - quads
+    lengths = np.hypot(edges[..., 0], edges[..., 1])
+    cross = (
+        edges[..., 0] * np.roll(edges, -1, axis=1)[..., 1]
+        - edges[..., 1] * np.roll(edges, -1, axis=1)[..., 0]
+    )
+    convex = (cross > 0).all(axis=1) | (cross < 0).all(axis=1)
+    area = 0.5 * np.abs(
+        (quads[..., 0] * np.roll(quads[..., 1], -1, axis=1)).sum(axis=1)
+        - (quads[..., 1] * np.roll(quads[..., 0], -1, axis=1)).sum(axis=1)
+    )
+    shortest = np.maximum(lengths.min(axis=1), 1e-9)
+    opposite = np.maximum(
+        np.maximum(lengths[:, 0], lengths[:, 2])
+        / np.maximum(np.minimum(lengths[:, 0], lengths[:, 2]), 1e-9),
+        np.maximum(lengths[:, 1], lengths[:, 3])
+        / np.maximum(np.minimum(lengths[:, 1], lengths[:, 3]), 1e-9),
+    )
+    aspect = (lengths[:, 0] + lengths[:, 2]) / np.maximum(lengths[:, 1] + lengths[:, 3], 1e-9)
+    keep = (
+        convex
+        & (area >= LEAST_AREA * width * height)
+        & (shortest > 0.15 * min(width, height))
+        & (opposite < 1.8)
+        & (aspect > 0.5)
+        & (aspect < 2.0)
+    )
+    return np.asarray(quads[keep], dtype=np.float64)
+
+
+# -- the search -------------------------------------------------------------------------------
+
+
+def _edge_strength(small: Image) -> Gradient:
+    """Colour edge strength (Lab Sobel magnitude): points stand out from the field by colour
+    even where their brightness is the same."""
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1)
-    gradient = (np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0).astype(np.float32)
-    texture = float(np.median(gradient)) + 1.0
-    candidates = list(_from_outline(lab))
-    gray = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
-    families = _families(_merge(_lines(gray), 24))
-    area_min = LEAST_AREA * small.shape[0] * small.shape[1]
-    for (a1, a2), (b1, b2) in itertools.product(
-        itertools.combinations(families[0], 2), itertools.combinations(families[1], 2)
-    ):
-        corners = [_intersect(a1, b1), _intersect(a1, b2), _intersect(a2, b2), _intersect(a2, b1)]
-        if any(c is None for c in corners):
-            continue
-        quad = np.array(order_clockwise([c for c in corners if c is not None]))
-        if cv2.contourArea(quad.astype(np.float32)) < area_min:
-            continue
-        if not cv2.isContourConvex(quad.astype(np.float32)):
-            continue
-        if (quad < -0.1 * WORK_WIDTH).any() or (quad > 1.1 * WORK_WIDTH).any():
-            continue
-        candidates.extend(np.roll(quad, -shift, axis=0) for shift in (0, 1))
-    candidates = [q for q in candidates if cv2.contourArea(q.astype(np.float32)) >= area_min]
-    ranked = sorted(candidates, key=lambda q: -triangle_score(gradient, _to_image(q)))
-    best_score, best_quad = 0.0, None
-    for quad in ranked[:REFINED]:
-        score, refined = refine(gradient, quad, area_min)
-        if score > best_score:
-            best_score, best_quad = score, refined
-    if best_quad is None or best_score / texture < MIN_SCORE:
-        raise BoardNotFound(
-            "no board found: no part of the frame shows two rows of points split by a bar "
-            f"(best match {best_score / texture:.1f}). Make sure the whole playing area is in "
-            'view, or give its corners with --corners "x,y x,y x,y x,y"'
-        )
-    corners_full = best_quad / factor
-    return FoundBoard(order_clockwise(corners_full), best_score / texture)
+    return np.asarray(np.sqrt((gx * gx + gy * gy).sum(axis=2)) / 8.0, dtype=np.float32)
+
+
+SLIDE_REACH = 1.0
+"""How far past each end of a candidate (as a share of its width) the playing area is looked
+for."""
+SLIDE_STEP = 1.0 / 30
+"""The first look along the rows moves the ends in steps of this share of the width."""
+
+
+def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> tuple[float, FloatArray]:
+    """The playing area's ends found along a candidate's two rows of points.
+
+    The ends of the playing area are its weakest edges (the opening stacks five checkers at
+    each end of the outer board), so a candidate often has the rows right and the ends wrong
+    by a point or more, out of reach of :func:`refine`. Every start and width of the playing
+    area along the candidate's rows, reaching past both of its ends, is scored by the points'
+    regular pattern at once: first in coarse steps, then finely around the best.
+    """
+    to_image = _homographies(quad[None])[0]
+    edges, bare = _FEATURES[shape_index]
+    # the gradient along lines of the plane parallel to the rows, at every height a feature
+    # is sampled at: a placement's score is then a sum of look-ups in these profiles
+    fine = (edges[:, ::3], bare[:, ::5])
+    levels = np.unique(np.concatenate([part[..., 1].ravel() for part in (*fine, edges[:, ::4])]))
+    spacing = g.PLAY_WIDTH / 300
+    plane_x = np.arange(-SLIDE_REACH * g.PLAY_WIDTH, (1 + SLIDE_REACH) * g.PLAY_WIDTH, spacing)
+    grid_x, grid_y = np.meshgrid(plane_x, levels)
+    ones = np.ones_like(grid_x)
+    projected = np.tensordot(to_image, np.stack([grid_x, grid_y, ones]), axes=1)
+    depth = np.where(np.abs(projected[2]) < 1e-9, 1e-9, projected[2])
+    height, width = gradient.shape
+    columns = np.clip(np.round(projected[0] / depth), 0, width - 1).astype(np.intp)
+    lines = np.clip(np.round(projected[1] / depth), 0, height - 1).astype(np.intp)
+    inside = (
+        (projected[0] / depth >= 0)
+        & (projected[0] / depth <= width - 1)
+        & (projected[1] / depth >= 0)
+        & (projected[1] / depth <= height - 1)
+        & (projected[2] * projected[2][:, :1] > 0)
+    )
+    profiles = np.where(inside, gradient[lines, columns], 0.0)
+    seen = np.nonzero(inside.all(axis=0))[0]
+    if not len(seen):
+        return float(_scores(gradient, quad[None], shape_index)[0]), quad
+    first_seen = float(plane_x[seen[0]] / g.PLAY_WIDTH) - 0.02
+    last_seen = float(plane_x[seen[-1]] / g.PLAY_WIDTH) + 0.02
+    # how wide the playing area can be: a board 1.05 to 1.2 times as wide as deep, seen from
+    # overhead to 35 degrees, looks 0.86 to 1.46 times as wide as deep
+    middle = np.array(
+        [
+            [0.0, g.PLAY_HEIGHT / 2, 1.0],
+            [g.PLAY_WIDTH, g.PLAY_HEIGHT / 2, 1.0],
+            [g.PLAY_WIDTH / 2, 0.0, 1.0],
+            [g.PLAY_WIDTH / 2, g.PLAY_HEIGHT, 1.0],
+        ]
+    )
+    marks = middle @ to_image.T
+    marks = marks[:, :2] / marks[:, 2:]
+    across = float(np.hypot(*(marks[1] - marks[0])))
+    deep = float(np.hypot(*(marks[3] - marks[2])))
+    narrowest, widest = 0.8 * deep / max(across, 1e-9), 1.55 * deep / max(across, 1e-9)
+
+    def layout(
+        parts: tuple[FloatArray, FloatArray],
+    ) -> tuple[FloatArray, npt.NDArray[np.intp], FloatArray]:
+        """Plane x, profile row and weight of every sample of these features."""
+        sides, empty = parts
+        xs = np.concatenate([sides[..., 0].ravel(), empty[..., 0].ravel()])
+        ys = np.concatenate([sides[..., 1].ravel(), empty[..., 1].ravel()])
+        weights = np.concatenate(
+            [np.full(sides.shape[0] * sides.shape[1], 1.0 / sides.size * 2),
+             np.full(empty.shape[0] * empty.shape[1], -BARE_WEIGHT / empty.size * 2)]
+        )  # fmt: skip
+        return xs, np.searchsorted(levels, ys), weights
+
+    def best_placement(
+        starts: FloatArray, widths: FloatArray, parts: tuple[FloatArray, FloatArray]
+    ) -> tuple[float, float]:
+        """The best start and width (as shares of the candidate's width) among these."""
+        xs, rows, weights = layout(parts)
+        start_grid, width_grid = np.meshgrid(starts, widths, indexing="ij")
+        inside = (start_grid >= first_seen) & (start_grid + width_grid <= last_seen)
+        start_list, width_list = start_grid[inside], width_grid[inside]
+        offset = (start_list + SLIDE_REACH) * g.PLAY_WIDTH / spacing
+        scale = width_list / spacing
+        index = offset[:, None] + 0.5 + scale[:, None] * xs[None, :]
+        index = np.clip(index, 0, len(plane_x) - 1).astype(np.intp)
+        values = profiles[rows, index] @ weights
+        if not len(values):
+            return float(starts[len(starts) // 2]), float(widths[len(widths) // 2])
+        pick = int(np.argmax(values))
+        return float(start_list[pick]), float(width_list[pick])
+
+    step = SLIDE_STEP
+    start, span = best_placement(
+        np.arange(first_seen, last_seen, step),
+        np.arange(narrowest, widest, step),
+        (edges[:, ::4], bare[:, ::5]),
+    )
+    nudges = np.arange(-1.0, 1.01, 0.25) * step
+    start, span = best_placement(start + nudges, span + nudges, fine)
+    rect = np.array([[start, 0.0], [start + span, 0.0], [start + span, 1.0], [start, 1.0]])
+    rect = rect * (g.PLAY_WIDTH, g.PLAY_HEIGHT)
+    corners = np.concatenate([rect, np.ones((4, 1))], axis=1) @ to_image.T
+    found = corners[:, :2] / corners[:, 2:]
+    return float(_scores(gradient, found[None], shape_index)[0]), found
+
+
+def upright(quad: FloatArray, segments: FloatArray) -> FloatArray:
+    """The candidate with its ends turned along the points (its rows kept).
+
+    Line candidates often join two right rows by two wrong, slanted lines; sliding along the
+    rows needs ends that run the way the points do. The points' sides between the rows show
+    that way: their directions (left and right sides slant opposite ways, so they average out)
+    are fitted as a straight function of the place along the rows, which follows the
+    convergence of a tilted camera's view.
+    """
+    top, bottom = quad[0], quad[3]
+    along = quad[1] - quad[0]
+    length = float(np.hypot(*along))
+    if length < 1e-6:
+        return quad
+    along = along / length
+    down = bottom - top
+    normal = np.array([-along[1], along[0]])
+    if float(down @ normal) < 0:
+        normal = -normal
+    separation = float((quad[3] - quad[0]) @ normal)
+    if separation <= 1e-6:
+        return quad
+    starts, ends = segments[:, :2], segments[:, 2:]
+    vectors = ends - starts
+    lengths = np.hypot(vectors[:, 0], vectors[:, 1])
+    heights = np.stack([(starts - top) @ normal, (ends - top) @ normal], axis=1)
+    between = (heights.min(axis=1) > -0.05 * separation) & (heights.max(axis=1) < 1.05 * separation)
+    flip = np.where(vectors @ normal < 0, -1.0, 1.0)
+    directions = vectors * flip[:, None] / np.maximum(lengths, 1e-9)[:, None]
+    steep = directions @ normal > math.cos(math.radians(30))
+    chosen = between & steep & (lengths > 0.2 * separation)
+    if chosen.sum() < 6:
+        return quad
+    angles = np.arctan2(directions[chosen] @ along, directions[chosen] @ normal)
+    places = ((starts[chosen] + ends[chosen]) / 2 - top) @ along
+    weights = lengths[chosen]
+    design = np.stack([np.ones_like(places), places], axis=1)
+    fit = np.linalg.lstsq(design * weights[:, None], angles * weights, rcond=None)[0]
+    turned = quad.copy()
+    for first, second in ((0, 3), (1, 2)):
+        middle = (quad[first] + quad[second]) / 2
+        angle = float(fit[0] + fit[1] * ((middle - top) @ along))
+        direction = math.sin(angle) * along + math.cos(angle) * normal
+        # the end through the old end's middle, from the top row to the bottom row
+        for corner, row_point, row_direction in (
+            (first, quad[0], quad[1] - quad[0]),
+            (second, quad[3], quad[2] - quad[3]),
+        ):
+            matrix = np.column_stack([direction, -row_direction])
+            if abs(np.linalg.det(matrix)) < 1e-9:
+                return quad
+            t = np.linalg.solve(matrix, row_point - middle)[0]
+            turned[corner] = middle + t * direction
+    return turned
+
+
+def _clockwise(quads: FloatArray) -> FloatArray:
+    """Many quadrilaterals' corners (N, 4, 2) ordered like :func:`order_clockwise` does."""
+    centre = quads.mean(axis=1, keepdims=True)
+    angles = np.arctan2(quads[..., 1] - centre[..., 1], quads[..., 0] - centre[..., 0])
+    ordered = np.take_along_axis(quads, np.argsort(angles, axis=1)[..., None], axis=1)
+    start = np.argmin(ordered[..., 0] + ordered[..., 1], axis=1)
+    index = (start[:, None] + np.arange(4)[None, :]) % 4
+    return np.asarray(np.take_along_axis(ordered, index[..., None], axis=1))
+
+
+def _distinct_rows(quads: FloatArray, count: int) -> FloatArray:
+    """The first ``count`` candidates (in order) whose long sides differ from every earlier
+    one's by more than 4 pixels where the sides' ends are."""
+    left = np.ones(len(quads), dtype=bool)
+    kept: list[int] = []
+    while len(kept) < count and left.any():
+        index = int(np.argmax(left))
+        kept.append(index)
+        quad = quads[index]
+        same = np.ones(len(quads), dtype=bool)
+        for a, b in ((0, 1), (3, 2)):
+            direction = quad[b] - quad[a]
+            normal = np.array([-direction[1], direction[0]]) / max(
+                float(np.hypot(*direction)), 1e-9
+            )
+            offsets = (quads[:, [a, b]] - quad[a]) @ normal
+            same &= np.abs(offsets).max(axis=1) <= 4.0
+        left &= ~same
+    return quads[kept]
 
 
 _OBJECT = (-g.FRAME_WIDTH, -g.FRAME_WIDTH, g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH + g.FRAME_WIDTH,
@@ -218,11 +712,13 @@ _OBJECT = (-g.FRAME_WIDTH, -g.FRAME_WIDTH, g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WI
 
 
 def _from_outline(lab: npt.NDArray[np.float32]) -> list[FloatArray]:
-    """Playing-area guesses from the board's outline against the table.
+    """Playing-area guesses (in the plane's order) from the board's outline against the table.
 
     The table is what the frame's border shows; the largest region unlike it is the board. Its
     four-sided outline holds the playing area at tournament proportions, with the trays at
-    either end of the long side: one guess for each end.
+    either end of the long side: one guess for each end. Where the points' own edges are too
+    weak to pin a corner (a black point under black checkers on a black frame), the outline
+    still does.
     """
     height, width = lab.shape[:2]
     border = np.concatenate([lab[0], lab[-1], lab[:, 0], lab[:, -1]])
@@ -261,18 +757,155 @@ def _from_outline(lab: npt.NDArray[np.float32]) -> list[FloatArray]:
     return guesses
 
 
-def _families(
-    lines: list[tuple[float, float, float]],
-) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
-    """Splits lines into the two dominant directions (the board's two axes)."""
-    if not lines:
-        return [], []
-    main = lines[0][0]
-    first, second = [], []
-    for line in lines:
-        delta = min(abs(line[0] - main), math.pi - abs(line[0] - main))
-        if delta < math.radians(25):
-            first.append(line)
-        elif delta > math.radians(50):
-            second.append(line)
-    return first[:10], second[:10]
+def find_board(image: Image) -> FoundBoard:
+    """The playing area's corners (see the module's docstring for how they are found).
+
+    Raises :class:`BoardNotFound` when no board shows, or none clearly enough to trust.
+    """
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise BoardNotFound("the board finder needs a colour image (3 channels)")
+    height, width = image.shape[:2]
+    factor = WORK_WIDTH / max(width, height)
+    small = np.asarray(
+        cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), np.uint8
+    )
+    gradient = _edge_strength(small)
+    texture = float(np.median(gradient)) + 1.0
+    gray = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    segments = _segments(gray)
+    lines = merge_segments(segments)
+    quads = _candidates(_families(lines, segments), (small.shape[1], small.shape[0]))
+    # ranked on edges thickened by two pixels, so that a guess a little off still ranks
+    tolerant = np.asarray(cv2.dilate(gradient, np.ones((5, 5), np.uint8)), dtype=np.float32)
+    ranked = np.zeros((0, 4, 2))
+    if len(quads):
+        clockwise = _clockwise(quads)
+        both = np.concatenate([clockwise, np.roll(clockwise, -1, axis=1)])
+        ranked = both[np.argsort(-_scores(tolerant, both, 0, every=5))]
+    # one candidate for each pair of rows, whose ends are then found by sliding along them
+    rows = _distinct_rows(ranked[:3000], ROW_PAIRS)
+    slid = np.array(
+        [slide(tolerant, upright(quad, segments))[1] for quad in rows]
+        + _from_outline(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32))
+    )
+    # the slid candidates are close: ranked on edges only slightly blurred, which tells the
+    # points' sides from mere texture better than thickened edges do
+    area_min = LEAST_AREA * small.shape[0] * small.shape[1]
+    fitted: list[tuple[float, int, FloatArray]] = []
+    if len(slid):
+        blurred = np.asarray(cv2.GaussianBlur(gradient, (0, 0), 1.0), dtype=np.float32)
+        fits = np.array([_scores(blurred, slid, index) for index in range(len(SHAPES))])
+        order = np.argsort(-fits.max(axis=0))[:REFINED]
+        shapes = np.argmax(fits, axis=0)
+        for shape_index in range(len(SHAPES)):
+            chosen = order[shapes[order] == shape_index]
+            if len(chosen):
+                scores, refined = refine_many(
+                    gradient, slid[chosen], shape_index, area_min, (2.0, 1.0, 0.5)
+                )
+                fitted.extend(
+                    zip(scores.tolist(), [shape_index] * len(chosen), refined, strict=True)
+                )
+    if not fitted:
+        raise BoardNotFound(
+            "no board found: no four straight edges in the frame could bound a playing area. "
+            "Make sure the whole playing area is in view, or give its corners with "
+            '--corners "x,y x,y x,y x,y"'
+        )
+    fitted.sort(key=lambda entry: -entry[0])
+    score, shape_index, quad = fitted[0]
+    # the points' pattern repeats: a board off by a whole point at either end lines up
+    # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours are
+    # tried too, and the bar, the ends and the points' bases and tips decide
+    scores, trials = refine_many(
+        gradient, _neighbours(quad, shape_index), shape_index, area_min, (2.0, 1.0, 0.5)
+    )
+    if scores.max() > score:
+        fitted.insert(0, (float(scores.max()), shape_index, trials[int(np.argmax(scores))]))
+    # the last, finest fit on the frame itself, where an edge is twice as sharp: the best few
+    # are fitted there, as a corner the points cannot pin at the working size may be pinned now
+    full = _edge_strength(np.asarray(image, np.uint8))
+    final: tuple[float, int, FloatArray] | None = None
+    for _, index, guess in fitted[:FINALISTS]:
+        polished = refine(full, guess / factor, index, 0.0, (2.0, 1.0, 0.5))[1]
+        # judged at the working size, like every candidate before: the frame's sharpest
+        # edges (its outline against the table) would outweigh the points at full size
+        value = float(_scores(gradient, polished[None] * factor, index)[0])
+        if final is None or value > final[0]:
+            final = (value, index, polished)
+    assert final is not None
+    _, shape_index, polished = final
+    quad = polished * factor
+    score = float(_scores(gradient, quad[None], shape_index)[0])
+    strengths = _side_strengths(gradient, quad[None], shape_index)[0]
+    seen = float(np.mean(strengths > 2.0 * texture))
+    ratio = score / texture
+    contrasts = _contrasts(gradient, quad, shape_index)
+    contrast = float(contrasts[0])
+    if contrast < MIN_CONTRAST or min(contrasts[1:]) < MIN_QUARTER_CONTRAST or ratio < MIN_SCORE:
+        raise BoardNotFound(
+            "no board found: nothing in the frame lines up like two rows of points split by a "
+            f"bar (the best guess fits {contrast:.1f} times better than the same guess half a "
+            f"point along, {MIN_CONTRAST:.1f} needed; {min(contrasts[1:]):.1f} times in its "
+            f"worst quarter, {MIN_QUARTER_CONTRAST:.1f} needed). Make sure the whole playing "
+            "area is in view, unobstructed and evenly lit, or give its corners with "
+            '--corners "x,y x,y x,y x,y"'
+        )
+    return FoundBoard(
+        order_clockwise(polished), ratio, seen, contrast, tuple(contrasts[1:].tolist())
+    )
+
+
+def _neighbours(quad: FloatArray, shape_index: int) -> FloatArray:
+    """The board with either end or both moved by one point along the rows (8 variants), and
+    with either row or both moved in or out by a frame's width (12 variants)."""
+    to_image = _homographies(quad[None])[0]
+    width = (1.0 - SHAPES[shape_index].bar) / 2 * g.PLAY_WIDTH / 6
+    rects = []
+    for left in (-1, 0, 1):
+        for right in (-1, 0, 1):
+            if left == right == 0:
+                continue
+            rect = _PLANE_RECT.copy()
+            rect[[0, 3], 0] += left * width
+            rect[[1, 2], 0] += right * width
+            rects.append(rect)
+    for step in (-2.0, -1.0, 1.0, 2.0):
+        for top, bottom in ((1.0, 0.0), (0.0, 1.0), (1.0, 1.0)):
+            rect = _PLANE_RECT.copy()
+            rect[[0, 1], 1] -= top * step * g.FRAME_WIDTH / 2
+            rect[[2, 3], 1] += bottom * step * g.FRAME_WIDTH / 2
+            rects.append(rect)
+    points = np.concatenate([np.array(rects), np.ones((len(rects), 4, 1))], axis=2)
+    corners = points @ to_image.T
+    return np.asarray(corners[..., :2] / corners[..., 2:])
+
+
+def _contrasts(gradient: Gradient, quad: FloatArray, shape_index: int) -> FloatArray:
+    """How many times better the board lines up than the same board shifted by half a point
+    either way along its rows (where a real board's point sides fall on the middle of the
+    points), over the whole board and in each quarter (two halves by two rows): shape (5,)."""
+    to_image = _homographies(quad[None])[0]
+    shift = (1.0 - SHAPES[shape_index].bar) / 2 * g.PLAY_WIDTH / 12
+    placed = [quad]
+    for dx in (-shift, shift):
+        rect = _PLANE_RECT + np.array([dx, 0.0])
+        corners = np.concatenate([rect, np.ones((4, 1))], axis=1) @ to_image.T
+        placed.append(corners[:, :2] / corners[:, 2:])
+    features = _COMBINED[shape_index]
+    weights = _WEIGHTS[shape_index]
+    strengths = _sample(gradient, np.array(placed), features) * weights  # (3, F)
+    middle = features.mean(axis=1)
+    parts = [np.ones(len(features), dtype=bool)]
+    for left in (True, False):
+        for top in (True, False):
+            parts.append(
+                ((middle[:, 0] < g.PLAY_WIDTH / 2) == left)
+                & ((middle[:, 1] < g.PLAY_HEIGHT / 2) == top)
+            )
+    contrasts = []
+    for part in parts:
+        here = float(strengths[0, part].sum())
+        there = float(strengths[1:, part].sum(axis=1).max())
+        contrasts.append(here / max(there, 1e-6))
+    return np.array(contrasts)
