@@ -14,15 +14,16 @@ there propose pip grids, and the face's own pixels choose the value
 (:mod:`~companion.vision.pips`). A spot that does not read as a clear face is not a die. Once
 two dice are read surely, no more are looked for.
 
-Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by
-a width the camera model predicts; a cocked die shows a side face's pips where a flat die shows
-none (or farther out), and its top face's pip grid is squashed. A die touching nothing cannot be
-cocked (it would fall flat); a die touching a checker, a wall or the other die may lean on it,
-and since a die leaning 20-30 degrees can still show a square top, it is never called flat
-surely (the reader, knowing where the checkers are, settles those that lean on nothing:
-:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a square top, make
-a cocked call unsure too: they may be a point's edge or a checker's rim. Resting on a
-checker: checker colour all round the die at the checker's height.
+Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by a
+width the camera model predicts; a cocked die shows a side face's pips where a flat die shows none
+(or farther out, though never farther than a die tilted 45 degrees could show one: the face read is
+the one most nearly up), and its top face's pip grid is squashed. A die touching nothing cannot be
+cocked (it would fall flat); a die touching a checker, a wall or the other die may lean on it, and
+since a die leaning 20-30 degrees can still show a square top, it is never called flat surely (the
+reader, knowing where the checkers are, settles those that lean on nothing:
+:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a square top, make a
+cocked call unsure too: they may be a point's edge or a checker's rim. Resting on a checker: checker
+colour all round the die at the checker's height.
 """
 
 from __future__ import annotations
@@ -118,6 +119,12 @@ SIDE_SHOWN = 0.85
 """Side pips lie at most this share of a side's visible width beyond the top edge."""
 SIDE_PIP_LIKENESS = 0.5
 """A spot beside the face counts as a side pip when at least this share of the strongest."""
+FARTHEST_SIDE_PIP = (0.5 + 0.27) * g.DIE_SIZE * math.sin(math.radians(45.0)) + SIDE_TOLERANCE
+"""How far (mm) beyond what a flat die's side shows a side pip can lie at all. The face read
+is the one most nearly up, so it is tilted 45 degrees at most: a side then shows at most
+``DIE_SIZE * sin 45`` wider, and its farthest pips lie 0.77 of the way out. A spot farther
+out belongs to something else (a neighbouring checker's rim, the board's pattern) and says
+nothing about how this die rests."""
 UNSURE_REST = 0.3
 """Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
 SIDE_MARGIN = 1.5
@@ -343,6 +350,28 @@ def _predicted_sides(
     return widths
 
 
+def tilt_evidence(
+    aspect: float, side_spots: list[tuple[int, float]], predicted: list[float]
+) -> float:
+    """How far (mm) a die shows past what a flat one could: > 0 says cocked, < 0 flat, near 0
+    unsure.
+
+    ``aspect`` is the top face's pip grid squashing (1 square), ``side_spots`` the spots beyond
+    its edges (:func:`_side_spots`) and ``predicted`` how wide each side of a flat die shows
+    (:func:`_predicted_sides`). A squashed top counts :data:`SQUASH_MM` a unit; a side pip
+    counts by how far it lies beyond the flat side's, unless it lies farther than any tilted
+    die's side pip can (:data:`FARTHEST_SIDE_PIP`).
+    """
+    return max(
+        [(SQUARE_FACE - aspect) * SQUASH_MM]
+        + [
+            beyond - (predicted[side] * SIDE_SHOWN + SIDE_TOLERANCE)
+            for side, beyond in side_spots
+            if beyond <= predicted[side] + FARTHEST_SIDE_PIP
+        ]
+    )
+
+
 def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> float:
     """How much of a ring round the die shows checker colour (all of it: it rests on a
     checker; little of it: it lies on the board)."""
@@ -561,14 +590,7 @@ def find_dice(
         if maps is not None and not _stands_out(maps, view_to, top, face, face_mm):
             continue
         predicted = _predicted_sides(camera, face_mm, face, surface)
-        # how far past what a flat die could show: > 0 says cocked, < 0 flat, near 0 unsure
-        excess = max(
-            [(SQUARE_FACE - face.aspect) * SQUASH_MM]
-            + [
-                beyond - (predicted[side] * SIDE_SHOWN + SIDE_TOLERANCE)
-                for side, beyond in _side_spots(spots_px, face, PATCH_PX_PER_MM)
-            ]
-        )
+        excess = tilt_evidence(face.aspect, _side_spots(spots_px, face, PATCH_PX_PER_MM), predicted)
         flat = bool(excess <= 0.0)
         sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
         if not flat:
