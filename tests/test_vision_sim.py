@@ -15,6 +15,7 @@ import pytest
 
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
+from companion.sim.occluders import Hand
 from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
 from companion.vision.reader import read_frame
@@ -120,6 +121,17 @@ class TestOcclusion:
         assert not truth["readable"]
         assert not reading.readable
         assert reading.unreadable  # names what is hidden
+
+    def test_a_fingertip_on_a_stack_at_the_edge_makes_the_frame_unreadable(self) -> None:
+        """A hand reaching in from black's side, its fingers on the first checker of a stack:
+        on the board it passes for the checkers it touches, but the arm crosses the frame."""
+        hand = Hand(
+            x=20.0, y=12.0, from_x=40.0, from_y=-320.0, height=60.0,
+            skin=(120, 150, 200), sleeve=(60, 60, 70), spread=0.18, motion=20.0,
+        )  # fmt: skip
+        reading, truth = read(STACKS, hand=hand)
+        assert not truth["readable"]
+        assert not reading.readable, "a hand on the board read as a settled position"
 
     def test_a_frame_without_the_board_is_unreadable(self) -> None:
         profile = profile_for(SEED, 10.0)

@@ -238,8 +238,22 @@ def unexplained(
             1,
             -1,
         )
+    # checkers at the board's near edge show their sides over the frame to a tilted camera
+    near_checkers = cv2.dilate(drawn, np.ones((9, 9), np.uint8))
+    over_frame = left & _frame_band(scale, left.shape) & (near_checkers == 0)
+    for die in found_dice:
+        # a die leaning on the frame, seen from the side, shows over it well beyond its top
+        centre = (
+            round((die.view_mm[0] - VIEW_LEFT) * scale),
+            round((die.view_mm[1] - VIEW_TOP) * scale),
+        )
+        cv2.circle(over_frame, centre, round(g.DIE_SIZE * 1.8 * scale), 0, -1)
     left &= inside
     names: set[str] = set()
+    if _reaches_over_frame(over_frame, scale):
+        # whatever lies on the board came over the frame: an arm reaching in shows there
+        # first, where no checker may lie, even when on the board it passes for one
+        names.add("the frame (a hand or arm reaching over it)")
     beside = np.asarray(cv2.dilate(drawn, np.ones((7, 7), np.uint8)), np.uint8)
     if len(found_dice) < 2 and _pip_cluster(left, beside, scale):
         # something die-sized where no die was read: a die missed must not let the frame
@@ -262,6 +276,43 @@ def unexplained(
 PIP_CLUSTER_MM2 = 60.0
 """Area (mm^2) of left-over spots, merged across a die's face, that may be a die whose face
 matches the board (a white die on a cream point shows only its pips)."""
+
+
+FRAME_BAND = (3.0, 0.7 * g.FRAME_WIDTH)
+"""Distances (mm) from the playing area's edge between which the frame is watched for arms:
+off the walls' own edge, short of the table where the doubling cube rests."""
+FRAME_REACH_MM2 = 150.0
+"""Area (mm^2) of change on the frame that is something reaching over it (a finger's tip)."""
+
+
+@lru_cache(maxsize=4)
+def _frame_band(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """1 on the frame round the playing area, except on the trays' side (dice may rest there
+    beside the trays, and the trays have their own readers)."""
+    band = np.zeros(shape, np.uint8)
+    near, far = FRAME_BAND
+
+    def rect(x0: float, y0: float, x1: float, y1: float, value: int) -> None:
+        cv2.rectangle(
+            band,
+            (round((x0 - VIEW_LEFT) * scale), round((y0 - VIEW_TOP) * scale)),
+            (round((x1 - VIEW_LEFT) * scale), round((y1 - VIEW_TOP) * scale)),
+            value,
+            -1,
+        )
+
+    rect(-far, -far, g.PLAY_WIDTH, g.PLAY_HEIGHT + far, 1)
+    rect(-near, -near, g.PLAY_WIDTH, g.PLAY_HEIGHT + near, 0)
+    return band
+
+
+def _reaches_over_frame(over_frame: npt.NDArray[np.uint8], scale: float) -> bool:
+    """Whether something finger-sized or larger has changed on the frame (thin lines, a frame
+    edge a pixel off, are opened away first)."""
+    opened = cv2.morphologyEx(over_frame, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(opened)
+    least = FRAME_REACH_MM2 * scale**2
+    return any(stats[index, cv2.CC_STAT_AREA] >= least for index in range(1, count))
 
 
 PIP_CLUSTER_WIDTH = 7.0
