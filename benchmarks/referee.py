@@ -94,7 +94,7 @@ def demo_frames() -> list[Any]:
     """The simulator's demo game at 1280x720: still boards, rolls, hands, a takeback."""
     from companion.sim import render_demo_game
 
-    return list(render_demo_game(2))
+    return list(render_demo_game())
 
 
 def vision_reader(frames: list[Any]) -> Callable[[Any, Referee], Reading] | str:

@@ -54,7 +54,7 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cv2.imwrite(str(d / "big" / "frame.png"), np.zeros((720, 1280, 3), np.uint8))
     # A real journal from the demo, then the same game ended by a dropped double in a
     # 1-point match: a finished match, replayed and written by the referee itself.
-    assert main(["demo", "--log", str(d / "demo")]) == 0
+    assert main(["demo", "--short", "--log", str(d / "demo")]) == 0
     whole = next((d / "demo").glob("*.jsonl"))
     lines = whole.read_text().splitlines(keepends=True)
     (d / "journal.jsonl").write_text("".join(lines))

@@ -1,9 +1,11 @@
 """``companion demo``: the whole program at work on a simulated camera, with no board needed.
 
-The simulator films a short scripted game (a cocked die, a die on the wrong side, an illegal
-move that is corrected, a takeback, a double); the frames go through calibration, vision and the
-referee exactly as a live camera's would, the verdicts appear as they happen, and the journal and
-the ``.mat`` match record are written. ``--rules`` instead replays a recorded game fragment
+The simulator films a whole game (a cocked die, a die on the wrong side, an illegal move that is
+corrected, a takeback and a double taken early on, then a race to the last checker borne off);
+the frames go through calibration, vision and the referee exactly as a live camera's would, the
+verdicts appear as they happen, and the journal and the ``.mat`` match record are written. When
+the camera is unsure of a frame the referee waits for the next clear one: nothing it did not see
+is accepted. ``--rules`` instead replays a recorded game fragment
 (``companion/data/demo_game.jsonl``) through the rules engine alone, in a second.
 """
 
@@ -28,6 +30,7 @@ ORDER = 10
 EXAMPLE = """examples:
   companion demo
   companion demo --log demo-out/ --display console,serial:loop://
+  companion demo --short
   GPIOZERO_PIN_FACTORY=mock companion demo --display console,leds
   companion demo --rules"""
 
@@ -39,10 +42,11 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="watch a simulated game from camera frames to verdicts (no camera needed)",
-        description="Film a short scripted game with the simulator and run every frame through "
-        "calibration, vision and the referee as a live camera would: verdicts appear as they "
-        "happen, and the journal and the .mat match record are written. With --rules, replay a "
-        "recorded game fragment through the rules engine alone.",
+        description="Film a whole game with the simulator (a cocked die, a die on the wrong "
+        "side, an illegal move corrected, a takeback, a double, then a race to the end) and run "
+        "every frame through calibration, vision and the referee as a live camera would: "
+        "verdicts appear as they happen, and the journal and the .mat match record are written. "
+        "With --rules, replay a recorded game fragment through the rules engine alone.",
         epilog=EXAMPLE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -56,7 +60,17 @@ def register(subparsers: Any) -> None:
         default="console",
         help="where verdicts go: console, leds, serial:PORT, comma-separated (default console)",
     )
-    parser.add_argument("--seed", type=int, default=2, help="the simulated game's look (default 2)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="another simulated game: its rolls and plays (default: the demo's own game)",
+    )
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="film only the scripted turns (every episode, about 90 frames, a few seconds), "
+        "not the race to the end",
+    )
     parser.add_argument(
         "--rules", action="store_true", help="replay the recorded fragment through the rules only"
     )
@@ -76,18 +90,21 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     from companion.displays import from_spec, load_config
     from companion.journal import Journal
     from companion.referee import Referee, Settings
-    from companion.sim.demo import render_demo_game
+    from companion.sim.demo import DEFAULT_SEED, render_demo_game
     from companion.sources import Frame
     from companion.vision.calibrate import calibrate
     from companion.vision.reader import ReadSettings, read_frame
 
     started = time.perf_counter()
+    what = "the opening turns of a game" if args.short else "a whole game"
     log_dir = Path(args.log) if args.log else Path(tempfile.mkdtemp(prefix="companion-demo-"))
     out.write(
-        "Backgammon Companion demo: a simulated camera films a short game; every frame goes\n"
+        f"Backgammon Companion demo: a simulated camera films {what}; every frame goes\n"
         "through calibration, vision and the referee exactly as a live camera's would.\n\n"
     )
-    film = render_demo_game(args.seed)
+    film = render_demo_game(
+        DEFAULT_SEED if args.seed is None else args.seed, whole_game=not args.short
+    )
     first = next(film)
     profile = calibrate(first.frame.image, source="simulated camera, frame 0")
     out.write(
@@ -96,10 +113,12 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     )
     settings = ReadSettings()
     last_doubt: list[tuple[str, ...]] = [()]
+    counts = {"read": 0}
 
     def reader(image: Any, referee: Referee) -> Any:
         on_roll = referee.table.on_roll
         reading = read_frame(image, profile, on_roll.value if on_roll else None, settings)
+        counts["read"] += 1
         # The camera says when it is unsure (once per change), and the referee waits.
         doubt = () if reading.readable else tuple(reading.unreadable)
         if doubt != last_doubt[0]:
@@ -121,7 +140,7 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     try:
         game = LiveGame(referee, journal, displays, reader, out)
         game.record(referee.start_match(3, ("Alice", "Bob"), now=0.0))
-        frames = 0
+        frames = settled = unsure = 0
         for shot in itertools.chain([first], film):
             frames += 1
             now = shot.index * FRAME_INTERVAL
@@ -131,6 +150,11 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
                     out.write(f"(button: {control})\n")
                     game.control(str(control), now, shot.index)
             game.handle(Frame(shot.index, now, image=shot.frame.image))
+            # The simulator knows which frames a referee judges: none with a hand or a die
+            # still rolling. Of those, how many the camera was unsure of (it waited).
+            if is_settled(shot.frame.truth):
+                settled += 1
+                unsure += bool(last_doubt[0])
     except KeyboardInterrupt:
         # Ctrl-C stops the film, not the record: the journal is complete up to this moment.
         journal.close()
@@ -143,12 +167,23 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     table = referee.table
     elapsed = time.perf_counter() - started
     out.write(
-        f"\n{frames} frames judged in {elapsed:.1f} s; score white {table.match.white_score}, "
-        f"black {table.match.black_score}.\n"
+        f"\n{frames} frames judged in {elapsed:.1f} s: {counts['read']} read by vision (the "
+        f"others unchanged); of the {settled} frames with nothing moving, the camera was unsure "
+        f"of {unsure} and the referee waited.\n"
+        f"score: white {table.match.white_score}, black {table.match.black_score}\n"
         f"journal: {journal.path}\nmatch record (.mat, for GNU Backgammon and eXtreme Gammon): "
         f"{record}\n"
     )
     return EXIT_OK
+
+
+def is_settled(truth: dict[str, Any]) -> bool:
+    """A frame a referee judges: nothing over the board and no die still rolling."""
+    return bool(
+        truth["readable"]
+        and not truth["occluders"]
+        and not any(die.get("moving") for die in truth["dice"])
+    )
 
 
 def load_turns() -> list[dict[str, Any]]:

@@ -15,11 +15,12 @@ verdicts. Everything the referee decides follows from what the camera saw once i
 * Each stable board during the turn is judged against the position before the move: a legal
   board is announced in notation; an illegal one is refused with the rule, and the players are
   told which checkers to put back to reach the nearest legal play. Until the roller picks up
-  the dice the move may change (a takeback); picking them up, or the opponent's next roll,
-  ends the turn and commits the legal play. A play that bears off the fifteenth checker ends
-  the game at once: single, gammon or backgammon, times the cube.
+  the dice the move may change (a takeback); picking them up, or the opponent's next roll or
+  double, ends the turn and commits the legal play. A play that bears off the fifteenth
+  checker ends the game at once: single, gammon or backgammon, times the cube.
 * A board that changes while no dice are down, or that shows checkers vanished or both
-  colours moved, is reported, never accepted.
+  colours moved, is reported, never accepted; but a valid roll seen only beside a legal play
+  of it (the camera missed the dice settling) is the roll and then the play.
 * Undo reverts the last accepted action (a turn or a cube action).
 
 Colours name the players in every message; points are named from the player on roll's side.
@@ -310,6 +311,8 @@ class Referee:
         roller = self._on_roll()
         expected = table.position.to_absolute(roller)
         if not same_board(reading, expected):
+            if not self._board_warned and self._rolled_and_played(reading, out):
+                return
             self._board_warned = True
             self._emit(out, ev.WARNING, player=roller.value, reason="board changed without dice")
             out.say(
@@ -345,12 +348,34 @@ class Referee:
                 player=roller.value,
             )
             return
+        self._accept_roll(reading, dice, out)
+
+    def _accept_roll(self, reading: Reading, dice: tuple[DieReading, ...], out: _Out) -> None:
+        roller = self._on_roll()
         roll = (max(d.value for d in dice), min(d.value for d in dice))
         seen = sorted([d.value, d.flat, d.half, d.on_checker] for d in reading.dice)
         self._emit(out, ev.ROLL, player=roller.value, dice=list(roll), dice_seen=seen)
         self._dice_down = True
         out.say(Kind.WAITING, f"{roller} rolled {_dice_text(roll)}", player=roller.value)
         self._turn_opened(out)
+
+    def _rolled_and_played(self, reading: Reading, out: _Out) -> bool:
+        """A valid roll lying beside a board that shows a legal play of it: the camera never
+        saw the dice settle (a hand or the cup over them) and the roller has moved since. The
+        roll is announced, then the play is judged; anything else is a changed board."""
+        roller = self._on_roll()
+        dice = self._as_judged(reading.dice)
+        side = right_hand_half(roller.value, self.settings.mirrored)
+        if len(dice) != 2 or not judge_dice(dice, roller.value, side)[0]:
+            return False
+        roll = (max(d.value for d in dice), min(d.value for d in dice))
+        board = raw_board(reading, roller)
+        plays = generate_plays(self.table.position, roll)
+        if not any((p.after.mover, p.after.opponent) == board for p in plays):
+            return False
+        self._accept_roll(reading, dice, out)
+        self._playing(reading, out)
+        return True
 
     def _doubled(self, reading: Reading, out: _Out) -> None:
         table = self.table
@@ -584,6 +609,11 @@ class Referee:
         table = self.table
         match = table.match
         if command is Command.DOUBLE:
+            if self._doubled_after_a_finished_play():
+                # Only the opponent may double now: the roller's turn is over with the play on
+                # the board, though the camera missed the dice being picked up.
+                self._commit(out)
+                match = self.table.match
             roller = match.on_roll
             if roller is None:
                 raise IllegalAction("no game is going on")
@@ -620,6 +650,17 @@ class Referee:
             f"{offered} to roll",
             player=offered.value,
         )
+
+    def _doubled_after_a_finished_play(self) -> bool:
+        """A double pressed while a legal play (or a forfeited roll) lies on the board with its
+        dice: the roller cannot double now, so it is the opponent's, and the turn is over."""
+        table = self.table
+        match = table.match
+        if table.phase is not Phase.PLAYING or self._pending is None or match.on_roll is None:
+            return False
+        if game_result(self._pending.after) is not None or match.crawford:
+            return False
+        return match.cube.double_refusal(match.on_roll.opponent) is None
 
     def _undo(self, out: _Out) -> None:
         if not self.history:
