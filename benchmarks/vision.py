@@ -150,6 +150,14 @@ def simulator(frames: int) -> None:
             counts["board_exact"] += exact
             valid_right = reading.dice_valid == truth.get("dice_valid")
             counts["confident_wrong"] += not (exact and valid_right)
+            if not (exact and valid_right):
+                print(
+                    f"  CONFIDENT BUT WRONG: seed {seed} ({kind}): read {list(reading.points)} "
+                    f"bar {reading.bar} off {reading.off} dice valid {reading.dice_valid}; truth "
+                    f"{truth['points']} bar {truth['bar']} off {truth['off']} dice valid "
+                    f"{truth.get('dice_valid')}",
+                    file=sys.stderr,
+                )
         for die in truth["dice"]:
             if die.get("moving"):
                 continue

@@ -180,3 +180,17 @@ def test_reads_boards_set_up_the_other_way_round(white_home: str) -> None:
     reading = read_frame(frame.image, profile)
     assert reading.readable, reading.unreadable
     assert list(reading.points) == frame.truth["points"]
+
+
+def test_the_opening_reads_as_set_up_under_a_lamp_that_hides_a_stacks_end() -> None:
+    """Calibration knows the opening's stacks: a white checker on a light point, its end hard
+    to see, is not left in the empty board (it once hid the sixth point's fifth checker)."""
+    from companion.sim.demo import DEMO_LOOK
+
+    look = {**{k: v for k, v in DEMO_LOOK.items() if k != "fill"}, "light_seed": 150}
+    opening = Position.opening().to_absolute("white")
+    profile = calibrate(render(random_scene(150, opening, **look)).image)  # type: ignore[arg-type]
+    frame = render(random_scene(150, opening, dice=(DieSpec(3), DieSpec(1)), **look))  # type: ignore[arg-type]
+    reading = read_frame(frame.image, profile)
+    assert reading.readable, reading.unreadable
+    assert same_board(reading, frame.truth)

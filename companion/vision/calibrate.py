@@ -216,7 +216,8 @@ def calibrate(
     )
     final = ref.survey(view, VIEW_SCALE, frozenset(OPENING) if opening else None)
     white, black = _split_colours(final, opening)
-    empty = ref.empty_board(view, final.occupied, final.point_colours, VIEW_SCALE)
+    counts = OPENING if opening else None  # the final view is in white's numbering
+    empty = ref.empty_board(view, final.occupied, final.point_colours, VIEW_SCALE, counts)
     empty = ref.paint_out_small_things(empty, final.field, VIEW_SCALE)
     colours = Colours(
         white=white,

@@ -13,6 +13,7 @@ at calibration borrows its empty look from an empty sibling; what lies on the em
 from __future__ import annotations
 
 import base64
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -170,12 +171,18 @@ def survey(
 
 
 def empty_board(
-    view_lab: FloatImage, occupied: frozenset[int], point_colours: dict[int, Lab], scale: float
+    view_lab: FloatImage,
+    occupied: frozenset[int],
+    point_colours: dict[int, Lab],
+    scale: float,
+    counts: dict[int, int] | None = None,
 ) -> FloatImage:
     """The view with every occupied point replaced by the look of an empty sibling point.
 
     A sibling is a point of the same row and colour; the nearest empty one lends its strip.
     Without any empty sibling the triangle is painted in its learned colour on the field.
+    ``counts`` (checkers per point, when known: the opening) fix how far each stack reaches,
+    where a checker the colour of its point would hide its own end.
     """
     reference = view_lab.copy()
     for n in sorted(occupied):
@@ -188,6 +195,9 @@ def empty_board(
             # beyond its checkers the point was seen as it is: keep its own look there
             # (a sibling's differs a little in shade, enough to look like something lying on it)
             reach = _stack_reach(own, lent, scale)
+            if counts and n in counts:
+                known = abs(counts[n]) * g.CHECKER_PITCH + STACK_MARGIN
+                reach = min(len(own), max(reach, round(known * scale)))
             lent = _relit(lent, own, reach, scale)
             lent[reach:] = own[reach:]
             put_strip(reference, n, scale, lent)
@@ -200,6 +210,8 @@ def empty_board(
 
 STACK_DIFFERENCE = 12.0
 """Median colour distance of a strip's row from its sibling's beyond which checkers lie there."""
+CAP_SHARE = 0.15
+"""Share of a checker's length past which a stack's seen end counts as one more checker."""
 STACK_MARGIN = 10.0
 """Room (mm) kept past the last row that differs: the rim's shadow and a tilted camera's smear."""
 
@@ -233,7 +245,12 @@ def _stack_reach(own: FloatImage, sibling: FloatImage, scale: float) -> int:
         if row - last > g.CHECKER_DIAMETER * scale:
             break
         last = int(row)
-    return min(len(rows), last + round(STACK_MARGIN * scale))
+    # a checker's last rows are a narrow cap that the row's median misses: a stack of up to
+    # six in a line ends at a whole number of checkers, so the end is taken to the next one
+    pitch = g.CHECKER_PITCH * scale
+    whole = math.ceil(last / pitch - CAP_SHARE) * pitch
+    end = max(last, round(whole)) if whole <= 6 * pitch else last
+    return min(len(rows), end + round(STACK_MARGIN * scale))
 
 
 def _paint_triangle(strip: FloatImage, colour: Lab, scale: float) -> None:
