@@ -85,7 +85,7 @@ from companion.rules.position import Colour, Position
 from companion.sim import checkers as checker_model
 from companion.sim import dice as dice_model
 from companion.sim import layout, occluders
-from companion.sim.cube import CubeSpec, place_cube
+from companion.sim.cube import CubeSpec
 from companion.sim.layout import DieSpec
 from companion.sim.scene import Checkers, InvalidScene, random_scene
 from companion.sim.sequences import (
@@ -96,6 +96,7 @@ from companion.sim.sequences import (
     _lifted,
     _Recorder,
     _settled_dice,
+    cube_spot,
 )
 from companion.sim.styles import board_style
 
@@ -660,8 +661,9 @@ class _Demo:
         rolls and plays) or drops. Returns whether the game is over (a drop)."""
         board = _board_of(position, doubler)
         taker = doubler.opponent
-        centred = place_cube(CubeSpec(), np.random.default_rng([self.seed, 5]))
-        hand = _hand_at(self.rng, (centred.x, centred.y), doubler.value)
+        hand = _hand_at(
+            self.rng, cube_spot(self.recorder.base, self.seed, CubeSpec()), doubler.value
+        )
         self.event(
             type="double",
             colour=doubler.value,
@@ -692,8 +694,7 @@ class _Demo:
         self.cube = 2
         owned = CubeSpec(2, "white" if taker is Colour.WHITE else "black")
         self.recorder.base = replace(self.recorder.base, cube=owned)
-        spot = place_cube(owned, np.random.default_rng([self.seed, 5]))
-        hand = _hand_at(self.rng, (spot.x, spot.y), taker.value)
+        hand = _hand_at(self.rng, cube_spot(self.recorder.base, self.seed), taker.value)
         self.event(
             type="take",
             colour=taker.value,

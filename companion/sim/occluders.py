@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.sim import board
+from companion.sim import board, checkers
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, shade
 from companion.sim.styles import BGR, CheckerSet
@@ -360,7 +360,7 @@ def held_outline(hand: Hand) -> tuple[FloatArray, FloatArray] | None:
     if hand.pose == "reaching":
         return None
     if hand.pose == "checker":
-        radius, bottom, height = 18.0, hand.height - 31.0, 7.0
+        radius, bottom, height = checkers.RADIUS, hand.height - 31.0, checkers.THICKNESS
     else:
         radius, bottom, height = CUP_RADIUS, _cup_bottom(hand), CUP_HEIGHT
     ring = np.stack([hand.x + radius * np.cos(_RING), hand.y + radius * np.sin(_RING)], axis=-1)
@@ -559,11 +559,10 @@ def _image_light(
     wx, wy = orientation.to_world(hand.x, hand.y)
     here = np.array([[wx, wy, hand.height], [wx + light[0] * 20, wy + light[1] * 20, hand.height]])
     a, b = camera.project_undistorted(here)
-    across = (b - a) / 20.0 * float(np.hypot(light[0], light[1]))
+    across = (b - a) / 20.0
     scale = float(np.hypot(*across))
     flat = float(np.hypot(light[0], light[1]))
-    if scale > 1e-9:
-        across = across / scale * flat
+    across = across / scale * flat if scale > 1e-9 else across * flat
     vector = np.array([across[0], across[1], max(float(light[2]), 0.2)])
     return np.asarray(vector / np.linalg.norm(vector))
 

@@ -165,6 +165,16 @@ class _Recorder:
         return result
 
 
+def cube_spot(base: Scene, seed: int, spec: CubeSpec | None = None) -> tuple[float, float]:
+    """Where ``render`` places the cube of ``base`` (or ``spec`` in its stead), canonical mm:
+    the spot a hand reaches for to turn or take it."""
+    pose = place_cube(
+        spec or base.cube or CubeSpec(),
+        np.random.default_rng([base.cube_seed if base.cube_seed is not None else seed, 5]),
+    )
+    return pose.x, pose.y
+
+
 def _settled_dice(
     rng: np.random.Generator,
     values: list[int],
@@ -454,8 +464,4 @@ class _Game:
 
     def cube_spot(self) -> tuple[float, float]:
         """Where the cube lies now (canonical mm), for the hand that turns or takes it."""
-        base = self.recorder.base
-        spec = base.cube or CubeSpec()
-        seed = base.cube_seed if base.cube_seed is not None else self.seed
-        pose = place_cube(spec, np.random.default_rng([seed, 5]))
-        return pose.x, pose.y
+        return cube_spot(self.recorder.base, self.seed)
