@@ -177,12 +177,9 @@ class LiveGame:
             self.show_state()
 
     def show(self, verdict: RefereeVerdict) -> None:
-        from companion.displays import Status
         from companion.displays import Verdict as DisplayVerdict
 
-        self.displays.show_verdict(
-            DisplayVerdict(Status(verdict.kind.value), verdict.headline, verdict.detail)
-        )
+        self.displays.show_verdict(DisplayVerdict(verdict.kind, verdict.headline, verdict.detail))
 
     def show_state(self) -> None:
         table = self.referee.table

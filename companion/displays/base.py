@@ -16,11 +16,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Protocol, runtime_checkable
 
 from companion.errors import CompanionError, InvalidDice
-from companion.referee.events import Kind
+from companion.referee.events import Command, Kind
 from companion.rules.position import AbsoluteBoard, Colour, Position
 
 logger = logging.getLogger(__name__)
@@ -68,15 +67,9 @@ class Verdict:
     detail: str = ""
 
 
-class Control(StrEnum):
-    """What a player asks for by pressing a button at the table (the referee's commands)."""
-
-    DOUBLE = "double"
-    TAKE = "take"
-    DROP = "drop"
-    BEAVER = "beaver"
-    UNDO = "undo"
-    NEW_GAME = "new_game"
+Control = Command
+"""What a player asks for by pressing a button at the table: the referee's own
+:class:`~companion.referee.events.Command`, so a button sends exactly what the referee takes."""
 
 
 Board = Position | AbsoluteBoard

@@ -22,15 +22,6 @@ from companion.vision.reading import Counts, Reading
 OPENING_BOARD = Position.opening().to_absolute(Colour.WHITE)
 
 
-def board_of(reading: Reading) -> AbsoluteBoard:
-    """The checkers of a reading as an :class:`AbsoluteBoard` (the dice left out)."""
-    return AbsoluteBoard(
-        points=tuple(reading.points),
-        bar={"white": reading.bar.white, "black": reading.bar.black},
-        off={"white": reading.off.white, "black": reading.off.black},
-    )
-
-
 def same_board(reading: Reading, board: AbsoluteBoard) -> bool:
     """Whether the reading shows exactly ``board`` (every point, the bar and the trays)."""
     return (
@@ -68,21 +59,6 @@ class Difference:
     colour: Colour
     place: int
     count: int
-
-    def describe(self) -> str:
-        number = abs(self.count)
-        word = NUMBER_WORDS[number] if number < len(NUMBER_WORDS) else str(number)
-        noun = f"{self.colour.value} checker{'' if number == 1 else 's'}"
-        if self.place == BAR:
-            where = "bar"
-        elif self.place == OFF:
-            where = "borne-off tray"
-        else:
-            where = f"{self.place}-point"
-        preposition = "on" if self.count > 0 else "from"
-        if self.place == OFF and self.count > 0:
-            preposition = "in"
-        return f"{word} {noun} {preposition} the {where}"
 
 
 def differences(read: Reading, wanted: AbsoluteBoard, viewer: Colour) -> list[Difference]:

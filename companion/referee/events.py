@@ -10,8 +10,8 @@ Two kinds of output, because they have two audiences:
   :func:`companion.referee.table.replay` folds them into the game state again. The others are
   notes for the reader of the log (a re-roll asked for, an illegal play refused).
 
-Controls (:class:`Command`) are what players ask for with buttons or keys; their values are
-the button names of :class:`companion.displays.base.Control`, plus ``beaver``.
+Controls (:class:`Command`) are what players ask for with buttons or keys; the displays'
+buttons send them as they are (``companion.displays.base.Control`` is this class).
 """
 
 from __future__ import annotations
