@@ -455,20 +455,16 @@ def read_points(
     if evidence is None:
         evidence = point_evidence(maps, contrast, visibility is not None)
     hidden_all = axis_profiles(ignore, scale, BAND_HALF) > 0.3 if ignore is not None else None
+    ignored = None if ignore is None else strip_samples(ignore, scale)
     synthesis = None
     if visibility is not None and evidence.strips is not None:
-        synthesis = synthesis_errors(
-            evidence.strips,
-            visibility,
-            None if ignore is None else strip_samples(ignore, scale),
-        )
+        synthesis = synthesis_errors(evidence.strips, visibility, ignored)
     occupancy = evidence.occupancy
     if hidden_all is not None and hidden_all.any():
         occupancy = occupancy.copy()
         for index in np.flatnonzero(hidden_all.any(axis=1)).tolist():
             occupancy[index] = _fill_hidden(np.where(hidden_all[index], np.nan, occupancy[index]))
     counted = count_stacks(occupancy, evidence.seams, synthesis)
-    ignored = None if ignore is None else strip_samples(ignore, scale)
     readings = []
     for index in range(24):
         reading = _reading(
@@ -541,7 +537,7 @@ def _doubt_camouflage(
     """The reading, unsure when one more checker would lie where the board has a checker's
     colour and no rim shows there: a bare look is then no proof that nothing lies there."""
     count = abs(reading.count)
-    end = int(np.count_nonzero(_expected_occupancy(count, "line"))) if count else 0
+    end = _line_extent(count)
     stretch = slice(end, min(AXIS_LENGTH, end + int(g.CHECKER_DIAMETER)))
     hiding = camouflage[stretch] * (ring[stretch] < 0.5)
     if hiding.size == 0 or float(np.mean(hiding)) <= HIDING_SHARE:

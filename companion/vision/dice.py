@@ -47,6 +47,9 @@ from companion.vision.plane import (
     CameraModel,
     Image,
     Matrix,
+    to_image,
+    to_plane,
+    warp_patch,
 )
 from companion.vision.reading import DieReading
 
@@ -220,19 +223,7 @@ def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDA
 
 
 def _patch(image: Image, image_to_plane: Matrix, centre: tuple[float, float]) -> Image:
-    scale = PATCH_PX_PER_MM
-    px = int(PATCH_MM * scale)
-    to_patch = np.array(
-        [
-            [scale, 0.0, -(centre[0] - PATCH_MM / 2) * scale],
-            [0.0, scale, -(centre[1] - PATCH_MM / 2) * scale],
-            [0.0, 0.0, 1.0],
-        ]
-    )
-    patch: Image = cv2.warpPerspective(  # type: ignore[assignment]
-        image, to_patch @ image_to_plane, (px, px), flags=cv2.INTER_LINEAR
-    )
-    return patch
+    return warp_patch(image, image_to_plane, centre, PATCH_MM, int(PATCH_MM * PATCH_PX_PER_MM))
 
 
 def _read_face(
@@ -289,7 +280,7 @@ def _read_candidate(
     """Reads the face near ``centre`` with the die resting on ``surface`` (mm up).
 
     The pip spots propose where the face lies, how it is turned and how far apart its pips
-    are (:func:`pips.fit_grid`, at a few steps); the face's own pixels then choose the value
+    are (:func:`pips.fit_grids`, at a few steps); the face's own pixels then choose the value
     (:func:`pips.explain_face`). None when nothing there reads as a die's face.
     """
     top = camera.image_to_plane_at(surface + g.DIE_SIZE)
@@ -433,7 +424,7 @@ def _stands_out(
     for a, b in face.cells:
         dx, dy = face.offset(a, b)
         pip = (face_mm[0] + dx / PATCH_PX_PER_MM, face_mm[1] + dy / PATCH_PX_PER_MM)
-        x, y = _to_plane(view_to, _to_image(top, pip))
+        x, y = to_plane(view_to, to_image(top, pip))
         col = round((x - VIEW_LEFT) * maps.scale)
         row = round((y - VIEW_TOP) * maps.scale)
         if not (1 <= col < w - 1 and 1 <= row < h - 1):
@@ -443,7 +434,7 @@ def _stands_out(
         return True
     # pips near an edge of the board's pattern (a point's side) fall within what the board
     # showed there: the die's body, or its outline, must then show
-    x, y = _to_plane(view_to, _to_image(top, face_mm))
+    x, y = to_plane(view_to, to_image(top, face_mm))
     half = g.DIE_SIZE * 0.35
     x0, x1 = round((x - half - VIEW_LEFT) * maps.scale), round((x + half - VIEW_LEFT) * maps.scale)
     y0, y1 = round((y - half - VIEW_TOP) * maps.scale), round((y + half - VIEW_TOP) * maps.scale)
@@ -481,7 +472,7 @@ def _differs_from_board(
 ) -> bool:
     """Whether anything differs from the empty board round a pip-like spot (a cheap test
     before a die is looked for there)."""
-    x, y = _to_plane(view_to, _to_image(spot_plane, centre))
+    x, y = to_plane(view_to, to_image(spot_plane, centre))
     h, w = maps.foreground.shape
     half = CANDIDATE_REACH
     x0 = max(round((x - half - VIEW_LEFT) * maps.scale), 0)
@@ -509,11 +500,6 @@ def _differs(foreground: FloatImage, tolerant: FloatImage) -> float:
     edges = tolerant.ravel()
     tenth = float(np.partition(edges, int(len(edges) * 0.9))[int(len(edges) * 0.9)])
     return max(float(foreground.mean()), tenth * OUTLINE_SHARE)
-
-
-def _to_plane(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
-    point = image_to_plane @ np.array([xy[0], xy[1], 1.0])
-    return (float(point[0] / point[2]), float(point[1] / point[2]))
 
 
 def find_dice(
@@ -553,7 +539,7 @@ def find_dice(
         centre = (float(spots[index, 0]), float(spots[index, 1]))
         if maps is not None and (
             not _differs_from_board(maps, view_to, spot_plane, centre)
-            or _between_checkers(maps, _to_plane(view_to, _to_image(spot_plane, centre)))
+            or _between_checkers(maps, to_plane(view_to, to_image(spot_plane, centre)))
         ):
             # the board's own spots (stitching, hinges, a tray's corner) were learned empty:
             # no need to read them
@@ -567,7 +553,7 @@ def find_dice(
             continue
         face, face_mm, spots_px = result
         # resting on a checker? judged round the face found; the face then lies higher
-        view_centre = _to_plane(view_to, _to_image(spot_plane, face_mm))
+        view_centre = to_plane(view_to, to_image(spot_plane, face_mm))
         share = _on_checker(maps, view_centre) if maps is not None else 0.0
         on_checker = share >= ON_CHECKER_SHARE
         # between plainly on a checker and plainly beside one, where it rests is a guess
@@ -586,7 +572,7 @@ def find_dice(
             continue
         found = [die for die in found if die not in same]
         top = camera.image_to_plane_at(surface + g.DIE_SIZE)
-        centre_px = _to_image(top, face_mm)
+        centre_px = to_image(top, face_mm)
         if maps is not None and not _stands_out(maps, view_to, top, face, face_mm):
             continue
         predicted = _predicted_sides(camera, face_mm, face, surface)
@@ -604,8 +590,8 @@ def find_dice(
             # a die can only be cocked against something: a free-standing die lies flat; one
             # touching a checker, a wall or the other die must show it (a square face of four
             # or more pips, no side beyond what a flat die shows) or its rest is unsure
-            footprint = _to_plane(
-                view_to, _to_image(camera.image_to_plane_at(g.DIE_SIZE / 2), face_mm)
+            footprint = to_plane(
+                view_to, to_image(camera.image_to_plane_at(g.DIE_SIZE / 2), face_mm)
             )
             if not _touches_something(maps, footprint, found):
                 sureness = 1.0
@@ -624,23 +610,18 @@ def find_dice(
             on_checker=on_checker,
         )
         middle = camera.image_to_plane_at(surface + g.DIE_SIZE / 2)
-        foot = _to_plane(camera.image_to_plane_at(surface), _to_image(middle, face_mm))
+        foot = to_plane(camera.image_to_plane_at(surface), to_image(middle, face_mm))
         found.append(
             FoundDie(
                 reading,
                 face_mm,
                 surface + g.DIE_SIZE,
-                _to_plane(view_to, centre_px),
+                to_plane(view_to, centre_px),
                 face.confidence,
                 foot,
             )
         )
     return found
-
-
-def _to_image(image_to_plane: Matrix, xy: tuple[float, float]) -> tuple[float, float]:
-    point = np.linalg.inv(image_to_plane) @ np.array([xy[0], xy[1], 1.0])
-    return (float(point[0] / point[2]), float(point[1] / point[2]))
 
 
 def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:

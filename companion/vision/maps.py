@@ -115,6 +115,12 @@ def camouflage(reference_lab: FloatImage, colours: Colours) -> FloatImage:
     )
 
 
+def grow_edges(reference_edges: FloatImage) -> FloatImage:
+    """The empty board's edges widened by a pixel: a frame's edges a pixel off them are the
+    board's own, not a checker's rim."""
+    return np.asarray(cv2.dilate(reference_edges, np.ones((3, 3), np.uint8)), dtype=np.float32)
+
+
 def reference_envelope(reference_lab: FloatImage) -> tuple[FloatImage, FloatImage]:
     """The lowest and highest value of each channel of the empty board round every pixel.
 
@@ -143,28 +149,28 @@ def distance_to_range(lab: FloatImage, low: FloatImage, high: FloatImage) -> Flo
 def plane_maps(
     view_lab: FloatImage,
     reference_lab: FloatImage,
-    reference_edges: FloatImage,
+    grown_edges: FloatImage,
     colours: Colours,
     scale: float,
-    envelope: tuple[FloatImage, FloatImage] | None = None,
+    envelope: tuple[FloatImage, FloatImage],
 ) -> PlaneMaps:
     """The evidence maps of one frame against the empty board learned at calibration.
 
     A pixel is foreground when it differs from the empty board by much, or when it is clearly
     nearer to a checker colour than to the empty board there (a white checker on a cream point
-    differs from it by little, but still less from the white checkers). ``envelope`` is the
-    reference's :func:`reference_envelope`, when already made.
+    differs from it by little, but still less from the white checkers). ``grown_edges`` and
+    ``envelope`` are the empty board's :func:`grow_edges` and :func:`reference_envelope`,
+    made once per profile.
     """
     smooth: FloatImage = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
-    low, high = reference_envelope(reference_lab) if envelope is None else envelope
+    low, high = envelope
     to_white, to_black = distances_to_colours(smooth, colours.white, colours.black)
     nearest = np.minimum(to_white, to_black)
     foreground = _foreground(colour_distance(smooth, reference_lab), nearest)
     tolerant = _foreground(distance_to_range(smooth, low, high), nearest)
     whiteness = ((to_black - to_white) / (to_black + to_white + 1e-3)).astype(np.float32)
     other = tolerant * np.clip((nearest - UNLIKE_CHECKERS) / UNLIKE_CHECKERS, 0.0, 1.0)
-    grown = np.asarray(cv2.dilate(reference_edges, np.ones((3, 3), np.uint8)), dtype=np.float32)
-    edges = np.clip(edge_strength(smooth) - grown, 0.0, None)
+    edges = np.clip(edge_strength(smooth) - grown_edges, 0.0, None)
     return PlaneMaps(
         scale=scale,
         lab=view_lab,

@@ -131,12 +131,6 @@ def plane_corners_px(image_to_plane: Matrix) -> Corners:
     return tuple(to_image(image_to_plane, xy) for xy in ((0, 0), (_W, 0), (_W, _H), (0, _H)))
 
 
-def image_corners_px(image_to_plane: Matrix) -> Corners:
-    """The playing area's corners clockwise from the top-left as the image shows them."""
-    corners = np.array(plane_corners_px(image_to_plane))
-    return order_clockwise(corners)
-
-
 def order_clockwise(points: npt.ArrayLike) -> Corners:
     """Four points ordered clockwise (on screen) starting from the one nearest the top-left."""
     pts = np.asarray(points, dtype=np.float64).reshape(4, 2)

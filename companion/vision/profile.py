@@ -22,7 +22,7 @@ from typing import Any, cast
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.vision.plane import WHITE_HOMES, Corners, Matrix, WhiteHome, homography
+from companion.vision.plane import WHITE_HOMES, Corners, Matrix, WhiteHome, homography, is_mirrored
 
 PROFILE_FORMAT = "backgammon-companion calibration profile"
 PROFILE_VERSION = 1
@@ -102,7 +102,7 @@ class Profile:
 
     @property
     def mirrored(self) -> bool:
-        return self.white_home in ("bottom-left", "top-right")
+        return is_mirrored(self.white_home)
 
     @property
     def image_to_plane(self) -> Matrix:

@@ -36,6 +36,7 @@ from companion.vision.maps import (
     camouflage,
     colour_distance,
     edge_strength,
+    grow_edges,
     plane_maps,
     reference_envelope,
     to_lab,
@@ -91,6 +92,12 @@ def _reference(text: str) -> tuple[FloatImage, FloatImage]:
 def _small_reference(text: str) -> FloatImage:
     """The profile's empty board as :func:`nudge.small_lightness` (once per profile)."""
     return nudge.small_lightness(_reference(text)[0], VIEW_SCALE)
+
+
+@lru_cache(maxsize=4)
+def _grown_edges(text: str) -> FloatImage:
+    """The profile's empty board's edges, widened by a pixel (once per profile)."""
+    return grow_edges(_reference(text)[1])
 
 
 @lru_cache(maxsize=4)
@@ -186,7 +193,6 @@ def unexplained(
     maps: PlaneMaps,
     regions: list[checkers.RegionReading],
     bar: Counts,
-    off: Counts,
     found_dice: list[dice.FoundDie],
 ) -> list[str]:
     """Regions where something large differs from the empty board and is no checker or die.
@@ -218,26 +224,11 @@ def unexplained(
         )
     for die in found_dice:
         disc(die.view_mm[0], die.view_mm[1], g.DIE_SIZE * 1.1)
-    del off
     left = ((maps.tolerant > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
     # only what lies on the playing area counts (the table round the board is not learned)
     # nor what lies along the walls: the frame's and the bar's inner faces stand up from the
     # playing surface, and a point borrowed at calibration from a sibling lacks their look
-    inside = np.zeros_like(left)
-    for x0, x1 in ((0.0, g.BAR_LEFT), (g.BAR_RIGHT, g.PLAY_WIDTH)):
-        cv2.rectangle(
-            inside,
-            (
-                round((x0 + WALL_MARGIN - VIEW_LEFT) * scale),
-                round((WALL_MARGIN - VIEW_TOP) * scale),
-            ),
-            (
-                round((x1 - WALL_MARGIN - VIEW_LEFT) * scale),
-                round((g.PLAY_HEIGHT - WALL_MARGIN - VIEW_TOP) * scale),
-            ),
-            1,
-            -1,
-        )
+    inside = _off_the_walls(scale, left.shape)
     # checkers at the board's near edge show their sides over the frame to a tilted camera
     near_checkers = cv2.dilate(drawn, np.ones((9, 9), np.uint8))
     over_frame = left & _frame_band(scale, left.shape) & (near_checkers == 0)
@@ -276,6 +267,28 @@ def unexplained(
 PIP_CLUSTER_MM2 = 60.0
 """Area (mm^2) of left-over spots, merged across a die's face, that may be a die whose face
 matches the board (a white die on a cream point shows only its pips)."""
+
+
+@lru_cache(maxsize=4)
+def _off_the_walls(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
+    """1 on both halves of the playing area, :data:`WALL_MARGIN` clear of the frame and the bar
+    (drawn once per view size)."""
+    inside = np.zeros(shape, np.uint8)
+    for x0, x1 in ((0.0, g.BAR_LEFT), (g.BAR_RIGHT, g.PLAY_WIDTH)):
+        cv2.rectangle(
+            inside,
+            (
+                round((x0 + WALL_MARGIN - VIEW_LEFT) * scale),
+                round((WALL_MARGIN - VIEW_TOP) * scale),
+            ),
+            (
+                round((x1 - WALL_MARGIN - VIEW_LEFT) * scale),
+                round((g.PLAY_HEIGHT - WALL_MARGIN - VIEW_TOP) * scale),
+            ),
+            1,
+            -1,
+        )
+    return inside
 
 
 FRAME_BAND = (3.0, 0.7 * g.FRAME_WIDTH)
@@ -522,11 +535,11 @@ def read_frame(
             # a nudge: follow the board where it now lies
             image_to_plane = np.linalg.inv(motion) @ image_to_plane
             view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
-    reference_lab, reference_edges = _reference(profile.reference)
+    reference_lab = _reference(profile.reference)[0]
     maps = plane_maps(
         view_lab,
         reference_lab,
-        reference_edges,
+        _grown_edges(profile.reference),
         profile.colours,
         VIEW_SCALE,
         _envelope(profile.reference),
@@ -561,7 +574,7 @@ def read_frame(
         off_white = replace(settled[24], count=abs(settled[24].count))
         off_black = replace(settled[25], count=abs(settled[25].count))
     off = Counts(off_white.count, off_black.count)
-    for name in unexplained(maps, regions, bar, off, found_dice):
+    for name in unexplained(maps, regions, bar, found_dice):
         if name not in hidden:
             hidden.append(name)
     confidence: dict[str, float] = {}
