@@ -25,6 +25,7 @@ from typing import Any
 
 import cv2
 
+from companion.allocator import keep_freed_buffers
 from companion.journal import Journal
 from companion.referee import Kind, Referee, Settings
 from companion.referee.scripted import scripted_match
@@ -125,6 +126,7 @@ def loop_rate(frames_wanted: int) -> None:
     except (AttributeError, OSError):
         core = "all cores (affinity not available)"
     cv2.setNumThreads(1)
+    keep_freed_buffers()  # as the companion command does
     frames = demo_frames()
     truths = {id(f.frame.image): reading_from_truth(f.frame.truth) for f in frames}
     found = vision_reader(frames)

@@ -40,6 +40,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from companion.allocator import keep_freed_buffers  # noqa: E402
 from companion.rules.position import Position  # noqa: E402
 from companion.sim import Checkers, DieSpec, InvalidScene, random_scene, render  # noqa: E402
 from companion.vision.board import BoardNotFound, find_board  # noqa: E402
@@ -220,9 +221,11 @@ READER = """
 import sys
 from pathlib import Path
 import cv2
+from companion.allocator import keep_freed_buffers
 from companion.vision.profile import load_profile
 from companion.vision.reader import read_frame
 cv2.setNumThreads(1)
+keep_freed_buffers()
 folder = Path(sys.argv[1])
 profile = load_profile(folder / "profile.json")
 for path in sorted(folder.glob("*.png")):
@@ -363,6 +366,7 @@ def main() -> None:
     parser.add_argument("--frames", type=int, default=500, help="simulator frames (500)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
+    keep_freed_buffers()  # as the companion command does
     print(f"plane view: {VIEW_SCALE} px/mm")
     simulator(args.frames)
     real_dice()

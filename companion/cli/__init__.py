@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from companion import __version__
+from companion.allocator import keep_freed_buffers
 from companion.errors import CompanionError
 
 EXIT_OK = 0
@@ -55,6 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status instead of raising."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    keep_freed_buffers()
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT

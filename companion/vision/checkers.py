@@ -426,7 +426,8 @@ def point_evidence(
     """Every point's evidence profiles (``contrast`` is the profile's :func:`rim_contrast`)."""
     scale = maps.scale
     rings = ring_covers(maps.edges, scale, contrast)
-    stacked = np.dstack([maps.tolerant, maps.other, maps.whiteness * maps.tolerant])
+    white_evidence = cv2.multiply(maps.whiteness, maps.tolerant)
+    stacked = np.asarray(cv2.merge([maps.tolerant, maps.other, white_evidence]), np.float32)
     profiles = axis_profiles(stacked, scale, BAND_HALF)
     return PointEvidence(
         rings=rings,

@@ -77,19 +77,18 @@ def colour_distance(lab: FloatImage, colour: Lab | FloatImage) -> FloatImage:
 
 def distances_to_colours(lab: FloatImage, first: Lab, second: Lab) -> tuple[FloatImage, ...]:
     """:func:`colour_distance` to two fixed colours, sharing the work: with weights W,
-    |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2, so both need one squared norm and one
-    two-row linear map of every pixel."""
+    |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2, so both need one squared norm, and each
+    colour one affine map of every pixel (one map per colour: OpenCV's two-row map of a
+    three-channel image took twice as long as two one-row maps)."""
     pixels = np.ascontiguousarray(lab, np.float32)
     weights2 = _WEIGHTS**2
     norm = cv2.transform(cv2.multiply(pixels, pixels), weights2.reshape(1, 3))
-    colours = np.array([first, second], dtype=np.float32)
-    matrix = np.column_stack([-2.0 * weights2 * colours, (weights2 * colours**2).sum(axis=1)])
-    linear = cv2.transform(pixels, matrix.astype(np.float32))
     distances = []
-    flat_norm = norm.reshape(lab.shape[:-1])
-    for channel in cv2.split(linear):
-        squared = _at_least_zero(cv2.add(flat_norm, channel))
-        distances.append(np.asarray(cv2.sqrt(squared), dtype=np.float32))
+    for colour in (first, second):
+        target = np.asarray(colour, dtype=np.float32)
+        row = np.append(-2.0 * weights2 * target, (weights2 * target**2).sum())
+        squared = _at_least_zero(cv2.add(norm, cv2.transform(pixels, row.reshape(1, 4))))
+        distances.append(np.asarray(cv2.sqrt(squared), dtype=np.float32).reshape(lab.shape[:-1]))
     return tuple(distances)
 
 
@@ -137,10 +136,9 @@ def reference_envelope(reference_lab: FloatImage) -> tuple[FloatImage, FloatImag
 def distance_to_range(lab: FloatImage, low: FloatImage, high: FloatImage) -> FloatImage:
     """Weighted L*a*b* distance of every pixel to the range ``low``-``high`` (per channel)."""
     pixels = np.ascontiguousarray(lab, np.float32)
-    # per channel, how far below the lowest or above the highest value around it
-    below = _at_least_zero(cv2.subtract(low, pixels))
-    above = _at_least_zero(cv2.subtract(pixels, high))
-    outside = cv2.add(below, above)
+    # per channel, how far below the lowest or above the highest value around it (at most
+    # one of the two is positive, as low <= high)
+    outside = _at_least_zero(cv2.max(cv2.subtract(low, pixels), cv2.subtract(pixels, high)))
     total = cv2.transform(cv2.multiply(outside, outside), (_WEIGHTS**2).reshape(1, 3))
     distance: FloatImage = np.asarray(cv2.sqrt(total), dtype=np.float32).reshape(lab.shape[:-1])
     return distance
@@ -168,16 +166,20 @@ def plane_maps(
     nearest = np.minimum(to_white, to_black)
     foreground = _foreground(colour_distance(smooth, reference_lab), nearest)
     tolerant = _foreground(distance_to_range(smooth, low, high), nearest)
-    whiteness = ((to_black - to_white) / (to_black + to_white + 1e-3)).astype(np.float32)
-    other = tolerant * np.clip((nearest - UNLIKE_CHECKERS) / UNLIKE_CHECKERS, 0.0, 1.0)
-    edges = np.clip(edge_strength(smooth) - grown_edges, 0.0, None)
+    whiteness = to_black - to_white
+    whiteness /= to_black + to_white + np.float32(1e-3)
+    unlike = nearest - np.float32(UNLIKE_CHECKERS)
+    unlike /= np.float32(UNLIKE_CHECKERS)
+    other = np.clip(unlike, np.float32(0.0), np.float32(1.0), out=unlike)
+    other *= tolerant
+    edges = _at_least_zero(cv2.subtract(edge_strength(smooth), grown_edges))
     return PlaneMaps(
         scale=scale,
         lab=view_lab,
         foreground=foreground,
         whiteness=whiteness,
-        other=other.astype(np.float32),
-        edges=edges.astype(np.float32),
+        other=other,
+        edges=edges,
         tolerant=tolerant,
     )
 
@@ -185,8 +187,19 @@ def plane_maps(
 def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
     """0-1: how surely a pixel differs from the empty board (``difference``) or lies nearer to
     a checker colour (``nearest``) than to it."""
-    absolute = (difference - FOREGROUND_LOW) / (FOREGROUND_HIGH - FOREGROUND_LOW)
-    relative = (difference - nearest) / (np.maximum(difference + nearest, 1.0)) * 2.0 + 0.2
-    relative *= np.clip(difference / FOREGROUND_LOW, 0.0, 1.0)
-    foreground: FloatImage = np.clip(np.maximum(absolute, relative), 0.0, 1.0).astype(np.float32)
+    # in place, in float32: these maps are a frame's largest arrays
+    span = np.float32(FOREGROUND_HIGH - FOREGROUND_LOW)
+    absolute = (difference - np.float32(FOREGROUND_LOW)) / span
+    total = difference + nearest
+    np.maximum(total, np.float32(1.0), out=total)
+    relative = difference - nearest
+    relative /= total
+    relative *= np.float32(2.0)
+    relative += np.float32(0.2)
+    # a pixel barely different from the empty board counts for little however near a colour
+    gate = difference / np.float32(FOREGROUND_LOW)
+    np.minimum(gate, np.float32(1.0), out=gate)
+    relative *= gate
+    np.maximum(absolute, relative, out=relative)
+    foreground: FloatImage = np.clip(relative, np.float32(0.0), np.float32(1.0), out=relative)
     return foreground

@@ -179,9 +179,11 @@ def find_occluders(maps: PlaneMaps) -> list[str]:
     """Names of the regions covered by something large that is neither board nor checker."""
     mask = (maps.other > 0.5).astype(np.uint8)
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
+    area_px = HAND_AREA_MM2 * maps.scale**2
+    if cv2.countNonZero(mask) < area_px:
+        return []  # too little in all for one occluder (most frames): no need to label
     count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
     names = []
-    area_px = HAND_AREA_MM2 * maps.scale**2
     for index in range(1, count):
         if stats[index, cv2.CC_STAT_AREA] < area_px:
             continue
@@ -253,6 +255,9 @@ def unexplained(
     # thin lines (a triangle's edge a pixel off its learned place) are no hand
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, opening), np.uint8)
+    smallest = (HAND_AREA_MM2 if len(found_dice) >= 2 else DIE_AREA_MM2) * scale**2
+    if cv2.countNonZero(left) < smallest:
+        return sorted(names)  # too little left in all to matter: no need to label
     count, labels, stats, _ = cv2.connectedComponentsWithStats(left)
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]
@@ -323,8 +328,10 @@ def _reaches_over_frame(over_frame: npt.NDArray[np.uint8], scale: float) -> bool
     """Whether something finger-sized or larger has changed on the frame (thin lines, a frame
     edge a pixel off, are opened away first)."""
     opened = cv2.morphologyEx(over_frame, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-    count, _labels, stats, _ = cv2.connectedComponentsWithStats(opened)
     least = FRAME_REACH_MM2 * scale**2
+    if cv2.countNonZero(opened) < least:
+        return False
+    count, _labels, stats, _ = cv2.connectedComponentsWithStats(opened)
     return any(stats[index, cv2.CC_STAT_AREA] >= least for index in range(1, count))
 
 
