@@ -21,6 +21,12 @@ verdicts. Everything the referee decides follows from what the camera saw once i
 * A board that changes while no dice are down, or that shows checkers vanished or both
   colours moved, is reported, never accepted; but a valid roll seen only beside a legal play
   of it (the camera missed the dice settling) is the roll and then the play.
+* When the camera cannot read the dice (an awkward die, dice touching) while a roll is
+  awaited or played, the referee says so once and waits: it never takes a roll or a play from
+  a frame it was unsure of. If the roller plays and picks up the dice unread, the changed
+  board is reported with the way out: put the dice back showing the roll (the roll, then the
+  play, are judged as if the camera had missed the dice settling), or put the checkers back.
+  The same holds for the opening roll, and after a double taken without pressing take.
 * Undo reverts the last accepted action (a turn or a cube action).
 
 Colours name the players in every message; points are named from the player on roll's side.
@@ -36,12 +42,26 @@ from companion.geometry import right_hand_half
 from companion.referee import events as ev
 from companion.referee.board import OPENING_BOARD, put_back, raw_board, same_board
 from companion.referee.events import Command, Event, Kind, Verdict
-from companion.referee.stability import InvalidSettings, StabilityFilter, dice_key
+from companion.referee.stability import DiceDoubt, InvalidSettings, StabilityFilter, dice_key
 from companion.referee.table import Phase, Table, apply, replay, result_name
 from companion.rules import Colour, LegalPlay, Position, generate_plays, judge, position_id
 from companion.rules.judge import RawBoard
 from companion.rules.match import GameResult, game_result, to_match_id
 from companion.vision.reading import DieReading, Reading, judge_dice
+
+ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
+"""The 21 different rolls, higher die first."""
+
+DISTURBED_RULES = frozenset({"checker_count", "wrong_side"})
+"""The judge's rules for which the referee reports an "impossible board" and asks for the
+position before the move: checkers appeared or vanished, or the opponent's checkers moved. The
+board was disturbed, not played, so no play of the roll is a sensible target.
+
+The judge's ``IMPOSSIBLE_RULES`` also holds ``too_far`` (the roller's checkers moved more pips
+than the roll gives), because no way of moving by the dice reaches such a board. At the table
+that is a slip in counting, not a disturbed board: it is refused as an illegal play, and the
+players are told which checker to move to reach the nearest legal play (often one checker, a
+pip or two), not to take the whole move back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,9 +73,13 @@ class Settings:
     stable_seconds: float = 0.25
     mirrored: bool = False
     die_on_checker_is_flat: bool = False
+    dice_doubt_seconds: float = 1.0
+    """How long the camera may be unsure of the dice alone over a still board before the
+    players are asked to set the dice apart (a die settling is read in a fraction of this)."""
 
     def __post_init__(self) -> None:
         StabilityFilter(self.stable_frames, self.stable_seconds)  # validates the window
+        DiceDoubt(self.stable_frames, self.dice_doubt_seconds)
 
 
 class Step(NamedTuple):
@@ -82,12 +106,28 @@ def _dice_text(dice: tuple[int, int]) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
+def _leads_to(position: Position, roll: tuple[int, int], board: RawBoard) -> bool:
+    """Whether some legal play of ``roll`` from ``position`` leaves ``board`` (both seen from
+    the player who moves)."""
+    return any((p.after.mover, p.after.opponent) == board for p in generate_plays(position, roll))
+
+
+def _rolls_leading_to(position: Position, board: RawBoard) -> list[tuple[int, int]]:
+    """The rolls of which some legal play from ``position`` leaves ``board``: the rolls the
+    camera may have missed when it finds this board without having seen the dice."""
+    return [roll for roll in ROLLS if _leads_to(position, roll, board)]
+
+
 class Referee:
     """One match at the table. Start with :meth:`start_match` or :meth:`resume`."""
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
         self.filter = StabilityFilter(self.settings.stable_frames, self.settings.stable_seconds)
+        self.dice_doubt = DiceDoubt(
+            self.settings.stable_frames,
+            max(self.settings.stable_seconds, self.settings.dice_doubt_seconds),
+        )
         self._table: Table | None = None
         self.history: list[Table] = []
         self._pending: LegalPlay | None = None
@@ -178,11 +218,18 @@ class Referee:
     # -- input -------------------------------------------------------------------------------
 
     def feed(self, reading: Reading, now: float) -> Step:
-        """One frame's reading; only the frame on which a state becomes stable does anything."""
+        """One frame's reading; only the frame on which a state becomes stable does anything,
+        or the frame on which the camera has been unsure of the dice alone for a while (the
+        players are asked, once, to set the dice where the camera can read them)."""
+        doubt = self.dice_doubt.feed(reading, now)
         stable = self.filter.feed(reading, now)
-        if stable is None:
-            return Step()
-        return self.judge_stable(stable, now)
+        if stable is not None:
+            return self.judge_stable(stable, now)
+        if doubt is not None:
+            out = _Out(now)
+            self._dice_unclear(doubt, out)
+            return out.step()
+        return Step()
 
     def judge_stable(self, reading: Reading, now: float) -> Step:
         """Judges a reading already known to be stable (the stability filter's output)."""
@@ -230,6 +277,30 @@ class Referee:
         elif phase is Phase.PLAYING:
             self._playing(reading, out)
 
+    def _dice_unclear(self, reading: Reading, out: _Out) -> None:
+        """The camera has been unsure of the dice alone for a while: where a roll is awaited
+        or being played, the players are asked to set the dice where it can read them. Nothing
+        is taken from the frame: its board may hide a checker under a die."""
+        phase = self.table.phase
+        if phase not in (Phase.OPENING, Phase.ROLLING, Phase.PLAYING):
+            return
+        names = " ".join(reading.unreadable)
+        advice = "move the dice apart where they lie, keeping the numbers they show, so the "
+        advice += "camera can read them"
+        if "only one die" in names:
+            if phase is Phase.OPENING:
+                out.say(Kind.WAITING, "opening roll: one die is down, waiting for the other")
+                return
+            if phase is Phase.ROLLING:
+                advice = f"if a die left the board, roll again; otherwise {advice}"
+            advice = f"it sees only one die: {advice}"
+        elif "dice-like" in names:
+            advice = f"it sees more than two dice: take the cube or a third die away and {advice}"
+        elif "not read" in names:
+            advice = f"a die is hard to make out: {advice}"
+        player = self._on_roll().value if phase is Phase.ROLLING else ""
+        out.say(Kind.WAITING, "the camera cannot read the dice clearly", advice, player=player)
+
     def _setup(self, reading: Reading, out: _Out) -> None:
         table = self.table
         if not same_board(reading, OPENING_BOARD):
@@ -251,10 +322,20 @@ class Referee:
 
     def _opening(self, reading: Reading, out: _Out) -> None:
         if not same_board(reading, OPENING_BOARD):
+            if self._opening_rolled_and_played(reading, out):
+                return
+            instruction = put_back(reading, OPENING_BOARD, Colour.WHITE)
+            opening = Position.opening()
+            rolls = [r for c in Colour for r in _rolls_leading_to(opening, raw_board(reading, c))]
+            if any(high != low for high, low in rolls):  # an opening roll is never a double
+                instruction = (
+                    "if you rolled and the camera missed it, put each die back on its own "
+                    f"side showing the opening roll; otherwise {instruction}"
+                )
             out.say(
                 Kind.WARNING,
                 "the board must show the opening position for the opening roll",
-                put_back(reading, OPENING_BOARD, Colour.WHITE),
+                instruction,
             )
             return
         dice = self._as_judged(reading.dice)
@@ -265,6 +346,15 @@ class Referee:
         if len(dice) > 2:
             out.say(Kind.WARNING, f"{len(dice)} dice on the board: the opening roll is one each")
             return
+        reason, w, b = self._opening_dice(dice)
+        if reason:
+            self._emit(out, ev.REROLL, player="both", reason=reason)
+            out.say(Kind.REROLL, f"re-roll the opening: {reason}")
+            return
+        self._accept_opening(reading, w, b, out)
+
+    def _opening_dice(self, dice: tuple[DieReading, ...]) -> tuple[str, int, int]:
+        """Why two opening dice do not stand ("" when they do), and white's and black's die."""
         white_half = right_hand_half("white", self.settings.mirrored)
         black_half = right_hand_half("black", self.settings.mirrored)
         reason = ""
@@ -278,10 +368,28 @@ class Referee:
         if not reason and (len(white) != 1 or len(black) != 1):
             reason = "both dice are on one side: each player rolls into their own right-hand side"
         if reason:
-            self._emit(out, ev.REROLL, player="both", reason=reason)
-            out.say(Kind.REROLL, f"re-roll the opening: {reason}")
-            return
-        w, b = white[0].value, black[0].value
+            return reason, 0, 0
+        return "", white[0].value, black[0].value
+
+    def _opening_rolled_and_played(self, reading: Reading, out: _Out) -> bool:
+        """An opening roll (one die each side, different numbers) beside a board showing the
+        starter's legal play of it: the camera never read the dice before the starter played.
+        The roll is announced, then the play is judged."""
+        dice = self._as_judged(reading.dice)
+        if len(dice) != 2:
+            return False
+        reason, w, b = self._opening_dice(dice)
+        if reason or w == b:
+            return False
+        starter = Colour.WHITE if w > b else Colour.BLACK
+        roll = (max(w, b), min(w, b))
+        if not _leads_to(Position.opening(), roll, raw_board(reading, starter)):
+            return False
+        self._accept_opening(reading, w, b, out)
+        self._playing(reading, out)
+        return True
+
+    def _accept_opening(self, reading: Reading, w: int, b: int, out: _Out) -> None:
         if w == b:
             self._emit(out, ev.OPENING_TIE, white=w, black=b)
             out.say(Kind.REROLL, f"opening roll tied {w}-{b}: both roll again")
@@ -311,16 +419,30 @@ class Referee:
         roller = self._on_roll()
         expected = table.position.to_absolute(roller)
         if not same_board(reading, expected):
-            if not self._board_warned and self._rolled_and_played(reading, out):
+            # Even after a warning: the roller may put back the dice the camera never read.
+            if self._rolled_and_played(reading, out):
                 return
             self._board_warned = True
             self._emit(out, ev.WARNING, player=roller.value, reason="board changed without dice")
-            out.say(
-                Kind.WARNING,
-                "the board changed while no dice are down",
-                put_back(reading, expected, roller),
-                player=roller.value,
-            )
+            headline = "the board changed while no dice are down"
+            instruction = put_back(reading, expected, roller)
+            if _rolls_leading_to(table.position, raw_board(reading, roller)):
+                opponent = roller.opponent
+                theirs = right_hand_half(opponent.value, self.settings.mirrored)
+                if len(reading.dice) == 2 and all(d.half == theirs for d in reading.dice):
+                    # The opponent rolled: it cannot count before the roller's turn is read.
+                    headline = f"{opponent}'s roll cannot count yet: {roller}'s roll was not read"
+                    instruction = (
+                        f"{opponent} picks up the dice; if {roller} rolled and the camera missed "
+                        f"it, {roller} puts the dice back on their right-hand side showing the "
+                        f"roll; otherwise {instruction}"
+                    )
+                else:
+                    instruction = (
+                        f"if {roller} rolled and the camera missed it, put the dice back on "
+                        f"{roller}'s right-hand side showing the roll; otherwise {instruction}"
+                    )
+            out.say(Kind.WARNING, headline, instruction, player=roller.value)
             return
         if self._board_warned:
             self._board_warned = False
@@ -369,9 +491,7 @@ class Referee:
         if len(dice) != 2 or not judge_dice(dice, roller.value, side)[0]:
             return False
         roll = (max(d.value for d in dice), min(d.value for d in dice))
-        board = raw_board(reading, roller)
-        plays = generate_plays(self.table.position, roll)
-        if not any((p.after.mover, p.after.opponent) == board for p in plays):
+        if not _leads_to(self.table.position, roll, raw_board(reading, roller)):
             return False
         self._accept_roll(reading, dice, out)
         self._playing(reading, out)
@@ -386,13 +506,18 @@ class Referee:
                 f"{offered} doubled: {offered.opponent} takes or drops first",
                 "press take or drop",
             )
-        expected = table.position.to_absolute(self._on_roll())
+        doubler = self._on_roll()
+        expected = table.position.to_absolute(doubler)
         if not same_board(reading, expected):
-            out.say(
-                Kind.WARNING,
-                "the board changed while no dice are down",
-                put_back(reading, expected, self._on_roll()),
-            )
+            instruction = put_back(reading, expected, doubler)
+            if _rolls_leading_to(table.position, raw_board(reading, doubler)):
+                # A take not pressed, then a roll the camera missed: the take comes first.
+                instruction = (
+                    f"if {doubler.opponent} took and {doubler} rolled, press take, then put the "
+                    f"dice back on {doubler}'s right-hand side showing the roll; otherwise "
+                    f"{instruction}"
+                )
+            out.say(Kind.WARNING, "the board changed while no dice are down", instruction)
 
     def _playing(self, reading: Reading, out: _Out) -> None:
         table = self.table
@@ -470,9 +595,20 @@ class Referee:
             if game_result(found.after) is not None or not self._dice_down:
                 self._commit(out)
             return
+        pending = self._pending
+        if pending is not None and _rolls_leading_to(
+            pending.after.flip(), raw_board(reading, roller.opponent)
+        ):
+            # The opponent has played on from the roller's play: the camera missed the pickup
+            # and the opponent's dice. The roller's play stands; the opponent's turn is judged
+            # as a board changed without dice (putting the dice back shows the roll).
+            self._commit(out)
+            if self.table.phase is Phase.ROLLING:
+                self._stable(reading, out)
+            return
         self._pending = None
         verdict = judge(table.position, dice, board, on_roll=roller)
-        impossible = verdict.rule in ("checker_count", "wrong_side")
+        impossible = verdict.rule in DISTURBED_RULES
         target = before
         if verdict.closest and not impossible:
             nearest = judge(table.position, dice, verdict.closest[0]).after
@@ -704,6 +840,7 @@ class Referee:
         event = Event(kind, data, out.now)
         if event.stateful:
             self._table = apply(self._table, event, self.history)
+            self._board_warned = False  # a warning is about the table as it was
         out.events.append(event)
 
 

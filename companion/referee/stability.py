@@ -8,6 +8,11 @@ consecutive readable frames *and* ``seconds`` of time. "Identically" means the s
 everywhere and the same dice (value, flat or not, which half, on a checker or not); a die's
 pixel position is left out, so the jitter of a resting die does not restart the window.
 
+Frames unreadable only because of the dice (an awkward die, two dice touching, one die hidden)
+are ignored too, but they are not nothing: :class:`DiceDoubt` notices when the camera has been
+unsure of the dice alone, over a still board, for a while, so that the referee can ask the
+players to set the dice where the camera can read them instead of waiting in silence.
+
 >>> from companion.vision.reading import Reading
 >>> still = StabilityFilter(frames=3, seconds=0.2)
 >>> board = Reading(readable=True)
@@ -41,6 +46,17 @@ def dice_key(reading: Reading) -> DiceKey:
 def state_key(reading: Reading) -> StateKey:
     """What must stay the same for a reading to count as stable (pixels of the dice excluded)."""
     return (reading.points, reading.bar, reading.off, dice_key(reading))
+
+
+def unsure_of_dice_only(reading: Reading) -> bool:
+    """Whether the camera read everything but the dice: each region it names as unreadable is
+    the dice's (``"the dice"``, ``"the dice (only one die seen)"``, ...). A die still rolling
+    (``"dice rolling"``) or a hand over the board is not this."""
+    return (
+        not reading.readable
+        and bool(reading.unreadable)
+        and all(name.startswith("the dice") for name in reading.unreadable)
+    )
 
 
 @dataclass
@@ -89,3 +105,51 @@ class StabilityFilter:
         self._candidate = None
         self._stable = None
         self._count = 0
+
+
+@dataclass
+class DiceDoubt:
+    """Reports once when the camera has been unsure of the dice alone for a while.
+
+    A doubt counts once ``frames`` frames in a row have been unreadable only because of the
+    dice (:func:`unsure_of_dice_only`), over the same board, for at least ``seconds``; any
+    other frame (a clear one, a hand) starts the count again. It is reported once, and again
+    only after the camera has read ``frames`` clear frames in a row: a die the camera keeps
+    failing on is not announced over and over.
+    """
+
+    frames: int = 3
+    seconds: float = 1.0
+
+    def __post_init__(self) -> None:
+        StabilityFilter(self.frames, self.seconds)  # the same limits as the window
+        self._board: StateKey | None = None
+        self._since = 0.0
+        self._count = 0
+        self._clear = 0
+        self._told = False
+
+    def feed(self, reading: Reading, now: float) -> Reading | None:
+        """The reading when the doubt has just lasted long enough, else ``None``."""
+        if not unsure_of_dice_only(reading):
+            self._board = None
+            if reading.readable:
+                self._clear += 1
+                if self._clear >= self.frames:
+                    self._told = False
+            return None
+        self._clear = 0
+        board = (reading.points, reading.bar, reading.off)
+        if board != self._board:
+            self._board, self._since, self._count = board, now, 0
+        self._count += 1
+        if self._told or self._count < self.frames or now - self._since < self.seconds:
+            return None
+        self._told = True
+        return reading
+
+    def reset(self) -> None:
+        """Forgets any doubt, told or not."""
+        self._board = None
+        self._count = self._clear = 0
+        self._told = False
