@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.vision.maps import FloatImage, PlaneMaps
-from companion.vision.plane import VIEW_LEFT, VIEW_TOP
+from companion.vision.plane import VIEW_LEFT, VIEW_TOP, view_column, view_row
 
 FloatArray = npt.NDArray[np.float64]
 Colour = Literal["white", "black"]
@@ -61,10 +61,6 @@ class RegionReading:
     covered: bool = False
     alternatives: tuple[int, ...] = ()
     """Other counts (signed like ``count``) that explain the region almost as well."""
-
-
-def _px(value_mm: float, origin: float, scale: float) -> int:
-    return round((value_mm - origin) * scale)
 
 
 @lru_cache(maxsize=64)
@@ -599,17 +595,17 @@ def _expected_bar(colour: Colour, length: int, scale: float) -> FloatArray:
 def read_bar(maps: PlaneMaps) -> tuple[RegionReading, RegionReading]:
     """White's and black's checkers on the bar (white's below the centre line, black's above)."""
     scale = maps.scale
-    x0 = _px(g.BAR_LEFT + g.BAR_WIDTH / 2 - BAND_HALF, VIEW_LEFT, scale)
-    x1 = _px(g.BAR_LEFT + g.BAR_WIDTH / 2 + BAND_HALF, VIEW_LEFT, scale)
-    middle = _px(g.PLAY_HEIGHT / 2, VIEW_TOP, scale)
+    x0 = view_column(g.BAR_LEFT + g.BAR_WIDTH / 2 - BAND_HALF, scale)
+    x1 = view_column(g.BAR_LEFT + g.BAR_WIDTH / 2 + BAND_HALF, scale)
+    middle = view_row(g.PLAY_HEIGHT / 2, scale)
     readings = []
     for colour in ("white", "black"):
         if colour == "white":
-            band = slice(middle, _px(g.PLAY_HEIGHT, VIEW_TOP, scale))
+            band = slice(middle, view_row(g.PLAY_HEIGHT, scale))
             rows_fg = maps.tolerant[band, x0:x1].mean(axis=1)
             rows_other = maps.other[band, x0:x1].mean(axis=1)
         else:
-            band = slice(_px(0.0, VIEW_TOP, scale), middle)
+            band = slice(view_row(0.0, scale), middle)
             rows_fg = maps.tolerant[band, x0:x1].mean(axis=1)[::-1]
             rows_other = maps.other[band, x0:x1].mean(axis=1)[::-1]
         expected = _expected_bar(colour, len(rows_fg), scale)
@@ -655,8 +651,8 @@ def read_tray(
     """
     scale = maps.scale
     x0, y0, x1, y1 = g.tray_rect(colour)
-    c0, c1 = _px(x0 + 8.0, VIEW_LEFT, scale), _px(x1 - 8.0, VIEW_LEFT, scale)
-    r0, r1 = _px(y0, VIEW_TOP, scale), _px(y1, VIEW_TOP, scale)
+    c0, c1 = view_column(x0 + 8.0, scale), view_column(x1 - 8.0, scale)
+    r0, r1 = view_row(y0, scale), view_row(y1, scale)
     rows = maps.tolerant[r0:r1, c0:c1].mean(axis=1).astype(np.float32)
     edges = maps.edges[r0:r1, c0:c1].mean(axis=1)
     other = float(maps.other[r0:r1, c0:c1].mean())

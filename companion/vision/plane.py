@@ -65,6 +65,22 @@ def view_size(scale: float) -> tuple[int, int]:
     )
 
 
+def view_column(x_mm: float, scale: float) -> int:
+    """The column of the warped view that shows plane ``x_mm``."""
+    return round((x_mm - VIEW_LEFT) * scale)
+
+
+def view_row(y_mm: float, scale: float) -> int:
+    """The row of the warped view that shows plane ``y_mm``."""
+    return round((y_mm - VIEW_TOP) * scale)
+
+
+def view_pixel(x_mm: float, y_mm: float, scale: float) -> tuple[int, int]:
+    """``(column, row)`` of the warped view that shows plane point ``(x_mm, y_mm)``, as
+    OpenCV's drawing functions take it."""
+    return view_column(x_mm, scale), view_row(y_mm, scale)
+
+
 def view_matrix(image_to_plane: Matrix, scale: float) -> Matrix:
     """The homography from image pixels to pixels of the warped view."""
     to_view = np.array(

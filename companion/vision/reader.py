@@ -49,7 +49,10 @@ from companion.vision.plane import (
     Matrix,
     to_image,
     to_plane,
+    view_column,
     view_homography,
+    view_pixel,
+    view_row,
     warp,
 )
 from companion.vision.profile import VIEW_SCALE, Colours, Profile, ProfileError
@@ -136,8 +139,8 @@ def _tray_visibility(text: str, colours: Colours) -> dict[str, float]:
     shares = {}
     for colour, lab_colour in (("white", colours.white), ("black", colours.black)):
         x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
-        rows = slice(round((y0 - VIEW_TOP) * VIEW_SCALE), round((y1 - VIEW_TOP) * VIEW_SCALE))
-        cols = slice(round((x0 - VIEW_LEFT) * VIEW_SCALE), round((x1 - VIEW_LEFT) * VIEW_SCALE))
+        rows = slice(view_row(y0, VIEW_SCALE), view_row(y1, VIEW_SCALE))
+        cols = slice(view_column(x0, VIEW_SCALE), view_column(x1, VIEW_SCALE))
         distance = colour_distance(np.ascontiguousarray(lab[rows, cols]), lab_colour)
         shares[colour] = float(np.mean(distance > FOREGROUND_LOW + FOREGROUND_SPAN / 2))
     return shares
@@ -206,8 +209,7 @@ def unexplained(
     drawn = np.zeros(maps.tolerant.shape, np.uint8)
 
     def disc(x: float, y: float, radius: float) -> None:
-        centre = (round((x - VIEW_LEFT) * scale), round((y - VIEW_TOP) * scale))
-        cv2.circle(drawn, centre, round(radius * scale), 1, -1)
+        cv2.circle(drawn, view_pixel(x, y, scale), round(radius * scale), 1, -1)
 
     for number, region in enumerate(regions, start=1):
         for x, y, _ in g.stack_centres(number, abs(region.count)):
@@ -219,8 +221,8 @@ def unexplained(
         x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
         cv2.rectangle(
             drawn,
-            (round((x0 - VIEW_LEFT) * scale), round((y0 - VIEW_TOP) * scale)),
-            (round((x1 - VIEW_LEFT) * scale), round((y1 - VIEW_TOP) * scale)),
+            view_pixel(x0, y0, scale),
+            view_pixel(x1, y1, scale),
             1,
             -1,
         )
@@ -236,10 +238,7 @@ def unexplained(
     over_frame = left & _frame_band(scale, left.shape) & (near_checkers == 0)
     for die in found_dice:
         # a die leaning on the frame, seen from the side, shows over it well beyond its top
-        centre = (
-            round((die.view_mm[0] - VIEW_LEFT) * scale),
-            round((die.view_mm[1] - VIEW_TOP) * scale),
-        )
+        centre = view_pixel(die.view_mm[0], die.view_mm[1], scale)
         cv2.circle(over_frame, centre, round(g.DIE_SIZE * 1.8 * scale), 0, -1)
     left &= inside
     names: set[str] = set()
@@ -282,14 +281,8 @@ def _off_the_walls(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8
     for x0, x1 in ((0.0, g.BAR_LEFT), (g.BAR_RIGHT, g.PLAY_WIDTH)):
         cv2.rectangle(
             inside,
-            (
-                round((x0 + WALL_MARGIN - VIEW_LEFT) * scale),
-                round((WALL_MARGIN - VIEW_TOP) * scale),
-            ),
-            (
-                round((x1 - WALL_MARGIN - VIEW_LEFT) * scale),
-                round((g.PLAY_HEIGHT - WALL_MARGIN - VIEW_TOP) * scale),
-            ),
+            view_pixel(x0 + WALL_MARGIN, WALL_MARGIN, scale),
+            view_pixel(x1 - WALL_MARGIN, g.PLAY_HEIGHT - WALL_MARGIN, scale),
             1,
             -1,
         )
@@ -313,8 +306,8 @@ def _frame_band(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
     def rect(x0: float, y0: float, x1: float, y1: float, value: int) -> None:
         cv2.rectangle(
             band,
-            (round((x0 - VIEW_LEFT) * scale), round((y0 - VIEW_TOP) * scale)),
-            (round((x1 - VIEW_LEFT) * scale), round((y1 - VIEW_TOP) * scale)),
+            view_pixel(x0, y0, scale),
+            view_pixel(x1, y1, scale),
             value,
             -1,
         )

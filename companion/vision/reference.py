@@ -22,7 +22,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.vision.maps import FloatImage, colour_distance
-from companion.vision.plane import VIEW_LEFT, VIEW_TOP, view_size
+from companion.vision.plane import view_column, view_row, view_size
 from companion.vision.profile import Lab
 
 Image = npt.NDArray[np.uint8]
@@ -34,13 +34,13 @@ STRAY_DISTANCE = 24.0
 def strip_slices(number: int, scale: float) -> tuple[slice, slice, bool]:
     """Rows, columns and whether the strip is upside down, of point ``number`` in the view."""
     shape = g.point_shape(number)
-    x0 = round((shape.base_x - g.POINT_WIDTH / 2 - VIEW_LEFT) * scale)
+    x0 = view_column(shape.base_x - g.POINT_WIDTH / 2, scale)
     x1 = x0 + round(g.POINT_WIDTH * scale)
     half = round(g.PLAY_HEIGHT / 2 * scale)
     if shape.direction > 0:
-        y0 = round((0.0 - VIEW_TOP) * scale)
+        y0 = view_row(0.0, scale)
         return slice(y0, y0 + half), slice(x0, x1), False
-    y1 = round((g.PLAY_HEIGHT - VIEW_TOP) * scale)
+    y1 = view_row(g.PLAY_HEIGHT, scale)
     return slice(y1 - half, y1), slice(x0, x1), True
 
 
@@ -150,15 +150,15 @@ def survey(
             colour = np.median(np.array([tips[n] for n in empty]), axis=0)
             for n in members:
                 point_colours[n] = (float(colour[0]), float(colour[1]), float(colour[2]))
-    centre = round((g.PLAY_HEIGHT / 2 - VIEW_TOP) * scale)
+    centre = view_row(g.PLAY_HEIGHT / 2, scale)
     band = round(15 * scale)
     x_left = (
-        round((10.0 - VIEW_LEFT) * scale),
-        round((g.BAR_LEFT - 10.0 - VIEW_LEFT) * scale),
+        view_column(10.0, scale),
+        view_column(g.BAR_LEFT - 10.0, scale),
     )
     x_right = (
-        round((g.BAR_RIGHT + 10.0 - VIEW_LEFT) * scale),
-        round((g.PLAY_WIDTH - 10.0 - VIEW_LEFT) * scale),
+        view_column(g.BAR_RIGHT + 10.0, scale),
+        view_column(g.PLAY_WIDTH - 10.0, scale),
     )
     field_pixels = np.concatenate(
         [
@@ -268,8 +268,8 @@ def paint_out_small_things(reference: FloatImage, field: Lab, scale: float) -> F
     distance = colour_distance(np.asarray(cv2.blur(reference, (3, 3)), dtype=np.float32), field)
     mask = np.zeros(distance.shape, np.uint8)
     # only the open field between the points' tips, where nothing but dice should lie
-    top = round((g.POINT_LENGTH + 4 - VIEW_TOP) * scale)
-    bottom = round((g.PLAY_HEIGHT - g.POINT_LENGTH - 4 - VIEW_TOP) * scale)
+    top = view_row(g.POINT_LENGTH + 4, scale)
+    bottom = view_row(g.PLAY_HEIGHT - g.POINT_LENGTH - 4, scale)
     mask[top:bottom] = (distance[top:bottom] > STRAY_DISTANCE).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
     paint = np.zeros_like(mask)
