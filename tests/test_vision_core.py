@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -164,6 +165,17 @@ class TestProfile:
         save_profile(a_profile(), path)
         assert load_profile(path) == a_profile()
         assert json.loads(path.read_text())["version"] == 1
+
+    def test_a_bar_never_seen_empty_is_remembered(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
+        path = tmp_path / "p.json"
+        save_profile(replace(a_profile(), bar_hidden=True), path)
+        assert load_profile(path).bar_hidden
+        data = a_profile().to_json()
+        del data["bar_hidden"]  # a profile written before the field existed
+        assert not Profile.from_json(data).bar_hidden
+        data["bar_hidden"] = "yes"
+        with pytest.raises(ProfileError, match="bar_hidden"):
+            Profile.from_json(data)
 
     def test_a_missing_file_says_how_to_make_one(self, tmp_path) -> None:  # type: ignore[no-untyped-def]
         with pytest.raises(ProfileFileError, match="companion calibrate") as info:

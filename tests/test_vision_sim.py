@@ -194,3 +194,27 @@ def test_the_opening_reads_as_set_up_under_a_lamp_that_hides_a_stacks_end() -> N
     reading = read_frame(frame.image, profile)
     assert reading.readable, reading.unreadable
     assert same_board(reading, frame.truth)
+
+
+ON_THE_BAR = board({24: 1, 22: 2, 20: 3, 18: 2, 15: -5, 13: -6, 6: 5, 3: -3}, bar=(2, 1))
+"""STACKS with two white checkers and a black one hit and waiting on the bar."""
+
+
+@pytest.mark.parametrize(("checkers", "hidden"), [(ON_THE_BAR, True), (STACKS, False)])
+def test_a_profile_made_with_checkers_on_the_bar_reads_the_bar_as_unsure(
+    checkers: Checkers, hidden: bool
+) -> None:
+    """Calibrated mid-game, the empty board is made from the frame itself: checkers lying on
+    the bar would be part of it, and the bar would read empty with them on it."""
+    frame = render(random_scene(SEED, checkers, tilt=10.0, **SETUP))
+    profile = calibrate(
+        frame.image, corners=frame.truth["board_corners_px"], white_home="bottom-right"
+    )
+    assert profile.bar_hidden is hidden
+    reading = read_frame(frame.image, profile)
+    if hidden:
+        assert reading.confidence["bar"] == 0.0 and not reading.readable
+        assert any("calibrate with it empty" in name for name in reading.unreadable)
+        assert any("the bar" in note for note in profile.notes)
+    else:
+        assert reading.confidence["bar"] >= 0.5

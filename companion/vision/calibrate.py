@@ -219,6 +219,12 @@ def calibrate(
     counts = OPENING if opening else None  # the final view is in white's numbering
     empty = ref.empty_board(view, final.occupied, final.point_colours, VIEW_SCALE, counts)
     empty = ref.paint_out_small_things(empty, final.field, VIEW_SCALE)
+    bar_hidden = not opening and ref.checkers_on_bar(view, white, black, VIEW_SCALE)
+    if bar_hidden:
+        notes.append(
+            "checkers lie on the bar: the bar will be read as unsure; calibrate on a frame "
+            "with an empty bar to read it"
+        )
     colours = Colours(
         white=white,
         black=black,
@@ -236,4 +242,5 @@ def calibrate(
         source=source,
         notes=tuple(notes),
         reference=ref.encode_reference(empty),
+        bar_hidden=bar_hidden,
     )

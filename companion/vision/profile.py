@@ -99,6 +99,9 @@ class Profile:
     """What calibration noticed (e.g. "corners given by the user")."""
     reference: str = field(default="", repr=False)
     """The empty board on the plane view at ``VIEW_SCALE``, as base64 JPEG (last in the file)."""
+    bar_hidden: bool = False
+    """Checkers lay on the bar of the calibration frame, so its empty look was never seen: the
+    bar is read as unsure (it would otherwise read empty, surely, with checkers on it)."""
 
     @property
     def mirrored(self) -> bool:
@@ -120,6 +123,7 @@ class Profile:
             "colours": self.colours.to_json(),
             "source": self.source,
             "notes": list(self.notes),
+            "bar_hidden": self.bar_hidden,
             "view_scale": VIEW_SCALE,
             "reference_image_base64": self.reference,
         }
@@ -160,6 +164,9 @@ class Profile:
             raise ProfileError(
                 f"profile: 'view_scale' must be {VIEW_SCALE}; calibrate again with this version"
             )
+        bar_hidden = data.get("bar_hidden", False)
+        if not isinstance(bar_hidden, bool):
+            raise ProfileError("profile: 'bar_hidden' must be true or false; calibrate again")
         reference = data.get("reference_image_base64")
         if not isinstance(reference, str) or not reference:
             raise ProfileError("profile: the empty-board reference is missing; calibrate again")
@@ -171,6 +178,7 @@ class Profile:
             source=str(data.get("source", "")),
             notes=tuple(str(n) for n in notes) if isinstance(notes, Sequence) else (),
             reference=reference,
+            bar_hidden=bar_hidden,
         )
         if not np.all(np.isfinite(profile.image_to_plane)):
             raise ProfileError("profile: the corners do not make a board; calibrate again")

@@ -567,7 +567,10 @@ def read_frame(
     off_black = checkers.read_tray(maps, "black", smear["black"], showing["black"], contrast)
     bar = Counts(bar_white.count, bar_black.count)
     found_dice = settle_free_dice(found_dice, regions, bar)
-    if min(bar_white.confidence, bar_black.confidence) >= settings.threshold:
+    # the total of fifteen counts the bar: unknown when the bar was never seen empty
+    if min(bar_white.confidence, bar_black.confidence) >= settings.threshold and not (
+        profile.bar_hidden
+    ):
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         settled = resolve_by_fifteen(regions + trays, bar, settings.threshold)
         regions = settled[:24]
@@ -585,10 +588,14 @@ def read_frame(
         if region.confidence < settings.threshold and f"point {number}" not in unsure:
             unsure.append(f"point {number}")
     confidence["bar"] = min(bar_white.confidence, bar_black.confidence)
+    bar_name = "the bar"
+    if profile.bar_hidden:
+        confidence["bar"] = 0.0
+        bar_name = "the bar (checkers lay on it at calibration: calibrate with it empty)"
     confidence["off"] = min(off_white.confidence, off_black.confidence)
     for name in ("bar", "off"):
         if confidence[name] < settings.threshold:
-            unsure.append("the bar" if name == "bar" else "the trays")
+            unsure.append(bar_name if name == "bar" else "the trays")
 
     die_readings = tuple(die.reading for die in found_dice)
     confidence["dice"] = min((die.confidence for die in die_readings), default=1.0)

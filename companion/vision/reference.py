@@ -170,6 +170,42 @@ def survey(
     return BoardSurvey(occupied, bases, scores, point_colours, field)
 
 
+BAR_BAND = 10.0
+"""Half the width (mm) of the middle of the bar searched for checkers at calibration."""
+CHECKER_LIKE = 25.0
+"""Colour distance to a checker colour within which a pixel on the bar may be a checker."""
+UNLIKE_MIRROR = 30.0
+"""Colour distance from the bar's mirror image beyond which a pixel is something lying on it."""
+SMOOTH_ROWS = 9.0
+"""Length (mm) along the bar over which a row's checker-like share is averaged."""
+ACROSS_BAR = 0.5
+"""Share of the bar's middle a row must show checker-like to be crossed by a checker."""
+
+
+def checkers_on_bar(view_lab: FloatImage, white: Lab, black: Lab, scale: float) -> bool:
+    """Whether checkers lie on the bar of a calibration frame: rows of its middle, a checker's
+    length together, that look like a checker colour and unlike the bar's mirror image (a
+    board is made alike at both ends of its bar, hinges and all; checkers lie where they fell).
+    The empty board made from such a frame would show them as part of the bar."""
+    middle = g.BAR_LEFT + g.BAR_WIDTH / 2
+    columns = slice(view_column(middle - BAR_BAND, scale), view_column(middle + BAR_BAND, scale))
+    rows = slice(view_row(15.0, scale), view_row(g.PLAY_HEIGHT - 15.0, scale))
+    band = np.ascontiguousarray(view_lab[rows, columns], np.float32)
+    mirrored = np.ascontiguousarray(band[::-1])
+    to_checker = np.minimum(colour_distance(band, white), colour_distance(band, black))
+    like = (to_checker < CHECKER_LIKE) & (colour_distance(band, mirrored) > UNLIKE_MIRROR)
+    # over a few rows at once: a shiny checker's highlights break its colour row by row
+    window = max(1, round(SMOOTH_ROWS * scale))
+    share = np.convolve(np.mean(like, axis=1), np.ones(window) / window, mode="same")
+    crossed = share > ACROSS_BAR
+    # the longest run of crossed rows
+    longest = run = 0
+    for row in crossed.tolist():
+        run = run + 1 if row else 0
+        longest = max(longest, run)
+    return longest >= 0.6 * g.CHECKER_DIAMETER * scale
+
+
 def empty_board(
     view_lab: FloatImage,
     occupied: frozenset[int],
@@ -189,12 +225,19 @@ def empty_board(
         row = ROWS["top"] if n >= 13 else ROWS["bottom"]
         siblings = [m for m in row if m % 2 == n % 2 and m not in occupied]
         if siblings:
-            donor = min(siblings, key=lambda m: abs(m - n))
+            # the nearest, on the same side of the bar when two are as near: the light and the
+            # board's make are alike within one quarter
+            donor = min(siblings, key=lambda m: (abs(m - n), (m - 1) // 6 != (n - 1) // 6))
             own = point_strip(view_lab, n, scale)
             lent = point_strip(view_lab, donor, scale).copy()
             # beyond its checkers the point was seen as it is: keep its own look there
             # (a sibling's differs a little in shade, enough to look like something lying on it)
             reach = _stack_reach(own, lent, scale)
+            # lined up where the point shows, then measured again against the lined-up strip
+            # (a triangle a few millimetres off makes the stack seem longer than it is)
+            lent = _lined_up(view_lab, donor, own, reach, scale)
+            reach = _stack_reach(own, lent, scale)
+            lent = _lined_up(view_lab, donor, own, reach, scale)
             if counts and n in counts:
                 known = abs(counts[n]) * g.CHECKER_PITCH + STACK_MARGIN
                 reach = min(len(own), max(reach, round(known * scale)))
@@ -208,6 +251,38 @@ def empty_board(
     return reference
 
 
+FAR_END = 30.0
+"""Length (mm) of a strip's far end, by the centre line, on which its shade is measured."""
+SHADE_RANGE = (0.45, 1.25)
+"""Lightness of a strip's far end against its sibling's that is shade (or a lamp's extra
+light), not something lying there: a checker on the field is far darker or far lighter."""
+SHADE_SCALED = 0.1
+"""Lightness ratio off 1 beyond which a lent strip is scaled into the point's shade rather
+than shifted (a small difference is a lamp's unevenness, which a shift matches as well)."""
+SHADE_CHROMA = 12.0
+"""Change of colour (a*, b*) of the far ends beyond which it is something lying there."""
+
+
+def _shaded_like(sibling: FloatImage, own: FloatImage, scale: float) -> FloatImage:
+    """The sibling's strip in the point's own light, as their far ends show it (by the centre
+    line, where only the tallest stacks reach): near a wall or the bar, a real board's field
+    lies in the wall's shade all along the strip, which is no checker. Unchanged where the
+    far ends differ by more than light can (a checker lies there)."""
+    end = round(FAR_END * scale)
+    own_far = own[-end:].reshape(-1, 3)
+    sibling_far = sibling[-end:].reshape(-1, 3)
+    ratio = float(np.median(own_far[:, 0])) / max(float(np.median(sibling_far[:, 0])), 1.0)
+    tint = np.median(own_far[:, 1:] - sibling_far[:, 1:], axis=0)
+    if not SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1] or float(np.linalg.norm(tint)) > SHADE_CHROMA:
+        return sibling
+    shaded = sibling.copy()
+    shaded[..., 0] *= np.float32(ratio)
+    shaded[..., 1:] += tint.astype(np.float32)
+    return shaded
+
+
+REACH_HALF = 12.0
+"""Half the width (mm) of the middle of a strip on which a stack's reach is measured."""
 STACK_DIFFERENCE = 12.0
 """Median colour distance of a strip's row from its sibling's beyond which checkers lie there."""
 CAP_SHARE = 0.15
@@ -221,21 +296,82 @@ LEAST_SEEN = 12.0
 measured against the sibling's."""
 
 
+ALIGN_MM = 8.0
+"""How far (mm) a sibling's strip may be slid across to line its triangle up with the point's
+own: a real board's points need not sit where the canonical board puts them (its bar may be
+half as wide, its points a little wider), and a lent triangle a few millimetres off shows its
+edge as something lying on the point."""
+ALIGN_GAIN = 0.9
+"""A slid strip must match the point's own look this much better (as a share of the unslid
+strip's mismatch) to be used: on a board with the canonical proportions nothing moves."""
+
+
+def _lined_up(
+    view_lab: FloatImage, donor: int, own: FloatImage, reach: int, scale: float
+) -> FloatImage:
+    """The sibling's strip, slid across to where its triangle lines up with the one the point
+    shows beyond its checkers (unslid where too little of the point shows to tell)."""
+    rows, cols, flipped = strip_slices(donor, scale)
+
+    def strip_at(shift: int) -> FloatImage:
+        taken = view_lab[rows, cols.start + shift : cols.stop + shift]
+        return taken[::-1] if flipped else taken
+
+    seen = own[reach:]
+    if len(seen) < LEAST_SEEN * scale:
+        return strip_at(0).copy()
+    # shapes, not shades: each strip's own mean is taken away (the light differs a little)
+    shape = seen - seen.reshape(-1, 3).mean(axis=0)
+
+    def mismatch(shift: int) -> float:
+        part = strip_at(shift)[reach:]
+        return float(np.mean(np.abs(shape - (part - part.reshape(-1, 3).mean(axis=0)))))
+
+    steps = round(ALIGN_MM * scale)
+    shifts = [
+        s
+        for s in range(-steps, steps + 1)
+        if 0 <= cols.start + s and cols.stop + s <= view_lab.shape[1]
+    ]
+    unslid = mismatch(0)
+    best = min(shifts, key=mismatch)
+    if mismatch(best) < ALIGN_GAIN * unslid:
+        return strip_at(best).copy()
+    return strip_at(0).copy()
+
+
 def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> FloatImage:
     """The sibling's strip shifted to this point's light: a lamp lights neighbours unevenly,
     and a borrowed strip a little brighter than the point would show the whole triangle as
     something lying on it. The shift is measured where both were seen empty (beyond the
-    checkers, toward the centre line)."""
+    checkers, toward the centre line). Lightness is scaled, not shifted, where the difference
+    is a shade (:data:`SHADE_RANGE`): a wall's shadow darkens a red triangle less than the
+    cream field beside it."""
     if len(own) - reach < LEAST_SEEN * scale:
         return lent
-    offset = np.median((own[reach:] - lent[reach:]).reshape(-1, 3), axis=0)
+    own_seen, lent_seen = own[reach:].reshape(-1, 3), lent[reach:].reshape(-1, 3)
+    offset = np.median(own_seen - lent_seen, axis=0)
+    ratio = float(np.median(own_seen[:, 0])) / max(float(np.median(lent_seen[:, 0])), 1.0)
+    if abs(ratio - 1.0) > SHADE_SCALED and SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1]:
+        scaled = lent.copy()
+        scaled[..., 0] *= np.float32(ratio)
+        scaled[..., 1:] += offset[1:].astype(np.float32)
+        return np.asarray(np.clip(scaled, 0.0, 255.0), dtype=np.float32)
     shifted: FloatImage = np.clip(lent + offset.astype(np.float32), 0.0, 255.0)
     return shifted
 
 
 def _stack_reach(own: FloatImage, sibling: FloatImage, scale: float) -> int:
     """Rows (from the point's base) that its checkers cover, found against an empty sibling:
-    up to the last row unlike the sibling's, with gaps shorter than a checker bridged."""
+    up to the last row unlike the sibling's, with gaps shorter than a checker bridged.
+
+    Only the strip's middle is compared, where a checker covers it whatever the board's
+    proportions: at its sides a real board may show its bar or frame, all along the strip,
+    where the sibling shows its field."""
+    middle = own.shape[1] / 2
+    half = REACH_HALF * scale
+    columns = slice(round(middle - half), round(middle + half))
+    own, sibling = own[:, columns], _shaded_like(sibling[:, columns], own[:, columns], scale)
     rows = np.median(colour_distance(own, sibling), axis=1)
     differs = np.nonzero(rows > STACK_DIFFERENCE)[0]
     if len(differs) == 0:
