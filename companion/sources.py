@@ -18,7 +18,9 @@ A source is named by a spec on the command line:
 
 Every source yields :class:`Frame` values with an index and a time. Live sources stamp the
 wall clock; recorded ones stamp ``index / fps`` so a replay is the same every time, and play as
-fast as they can unless ``realtime`` asks them to keep to ``fps``.
+fast as they can unless ``realtime`` asks them to keep to ``fps``. A recorded source can
+start at frame ``skip`` (a resumed game goes on from the frame after the journal's last event):
+the frames before it are neither decoded nor waited for, and the frames keep their numbers.
 """
 
 from __future__ import annotations
@@ -87,7 +89,9 @@ def _log_status(message: str) -> None:
 
 
 class _Pacer:
-    """Stamps recorded frames ``index / fps`` and, when ``realtime``, waits to keep to ``fps``."""
+    """Stamps recorded frames ``index / fps`` and, when ``realtime``, waits to keep to ``fps``
+    from the first frame played (``first``: a source started at a later frame does not wait
+    for the frames it skipped)."""
 
     def __init__(self, fps: float, realtime: bool) -> None:
         if fps <= 0:
@@ -203,9 +207,12 @@ class CameraSource:
 
 
 class VideoSource:
-    """The frames of a video file, in order."""
+    """The frames of a video file, in order, from frame ``skip`` (the ones before it are
+    passed over without being decoded)."""
 
-    def __init__(self, path: str, *, fps: float | None = None, realtime: bool = False) -> None:
+    def __init__(
+        self, path: str, *, fps: float | None = None, realtime: bool = False, skip: int = 0
+    ) -> None:
         import cv2
 
         self.name = f"video:{path}"
@@ -216,14 +223,18 @@ class VideoSource:
             raise SourceError(f"{path} cannot be read as a video (is it a video file?)")
         rate = fps or float(self._video.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
         self._pacer = _Pacer(rate, realtime)
+        self.skip = _frames_to_skip(skip)
 
     def frames(self) -> Iterator[Frame]:
-        index = 0
+        for _ in range(self.skip):
+            if not self._video.grab():
+                return
+        index = self.skip
         while True:
             ok, image = self._video.read()
             if not ok:
                 return
-            yield Frame(index, self._pacer.stamp(index, 0), image=image)
+            yield Frame(index, self._pacer.stamp(index, self.skip), image=image)
             index += 1
 
     def close(self) -> None:
@@ -231,9 +242,12 @@ class VideoSource:
 
 
 class ImageFolderSource:
-    """Every image file in a folder, sorted by name (``frame-0001.png``, ...)."""
+    """Every image file in a folder, sorted by name (``frame-0001.png``, ...), from the image
+    numbered ``skip`` (counting from 0; the ones before it are not read)."""
 
-    def __init__(self, folder: str, *, fps: float = 30.0, realtime: bool = False) -> None:
+    def __init__(
+        self, folder: str, *, fps: float = 30.0, realtime: bool = False, skip: int = 0
+    ) -> None:
         self.name = f"images:{folder}"
         directory = Path(folder)
         if not directory.is_dir():
@@ -243,15 +257,16 @@ class ImageFolderSource:
             kinds = ", ".join(IMAGE_SUFFIXES)
             raise SourceError(f"{folder} holds no images ({kinds})")
         self._pacer = _Pacer(fps, realtime)
+        self.skip = _frames_to_skip(skip)
 
     def frames(self) -> Iterator[Frame]:
         import cv2
 
-        for index, path in enumerate(self.paths):
+        for index, path in enumerate(self.paths[self.skip :], start=self.skip):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise SourceError(f"{path} cannot be read as an image")
-            yield Frame(index, self._pacer.stamp(index, 0), image=image)
+            yield Frame(index, self._pacer.stamp(index, self.skip), image=image)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -312,11 +327,18 @@ class ReadingsSource:
     """
 
     def __init__(
-        self, path: str, *, repeat: int = 10, fps: float = 30.0, realtime: bool = False
+        self,
+        path: str,
+        *,
+        repeat: int = 10,
+        fps: float = 30.0,
+        realtime: bool = False,
+        skip: int = 0,
     ) -> None:
         self.name = f"readings:{path}"
         self.items: list[tuple[Reading | str, int]] = []
         self._pacer = _Pacer(fps, realtime)
+        self.skip = _frames_to_skip(skip)
         folder = Path(path)
         if folder.is_dir():
             files = sorted(folder.glob("*.json"))
@@ -351,8 +373,14 @@ class ReadingsSource:
     def frames(self) -> Iterator[Frame]:
         index = 0
         for item, count in self.items:
+            if index + count <= self.skip:
+                index += count
+                continue
             for _ in range(count):
-                stamp = self._pacer.stamp(index, 0)
+                if index < self.skip:
+                    index += 1
+                    continue
+                stamp = self._pacer.stamp(index, self.skip)
                 if isinstance(item, str):
                     yield Frame(index, stamp, control=item)
                 else:
@@ -364,6 +392,12 @@ class ReadingsSource:
 
 
 KINDS = ("camera", "picamera", "video", "images", "readings")
+
+
+def _frames_to_skip(skip: int) -> int:
+    if skip < 0:
+        raise SourceSpecError(f"the frames to skip are 0 or more, not {skip}")
+    return skip
 
 
 def source_kind(spec: str) -> str:
@@ -382,12 +416,14 @@ def open_source(
     realtime: bool = False,
     status: Status = _log_status,
     repeat: int = 10,
+    skip: int = 0,
 ) -> FrameSource:
     """The source named by ``spec`` (see the module docstring).
 
     Raises :class:`SourceSpecError` for a spec that names no source, :class:`SourceError` when
     the device or file cannot be opened. ``repeat`` is how many frames each line of a readings
-    file lasts (enough to pass the referee's stability window).
+    file lasts (enough to pass the referee's stability window). A recorded source starts at
+    frame ``skip`` (a live camera has no frames to skip: it starts now).
     """
     kind = source_kind(spec)
     rest = spec.partition(":")[2].strip()
@@ -401,10 +437,10 @@ def open_source(
     if not rest:
         raise SourceSpecError(f"{spec!r} names no {kind or 'source'}: {SPEC_HELP}")
     if kind == "video":
-        return VideoSource(rest, fps=fps, realtime=realtime)
+        return VideoSource(rest, fps=fps, realtime=realtime, skip=skip)
     if kind == "images":
-        return ImageFolderSource(rest, fps=rate, realtime=realtime)
-    return ReadingsSource(rest, repeat=repeat, fps=rate, realtime=realtime)
+        return ImageFolderSource(rest, fps=rate, realtime=realtime, skip=skip)
+    return ReadingsSource(rest, repeat=repeat, fps=rate, realtime=realtime, skip=skip)
 
 
 def write_readings(path: str | os.PathLike[str], items: list[Reading | str]) -> None:

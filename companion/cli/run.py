@@ -323,6 +323,7 @@ def run(args: argparse.Namespace) -> int:
             realtime=args.realtime,
             status=lambda message: print(message, flush=True),
             repeat=repeat,
+            skip=args.skip,
         )
         stack.callback(source.close)
         config = load_config(args.config) if args.config else _default_config(load_config)
