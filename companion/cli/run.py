@@ -118,10 +118,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--skip",
         type=int,
-        default=0,
+        default=None,
         metavar="N",
-        help="skip the first N frames of a recorded source (with --resume: the frame after the "
-        "journal's last event, whose number each event records)",
+        help="skip the first N frames of a recorded source (default 0; with --resume, the frame "
+        "after the journal's last event, whose number each event records)",
     )
     parser.add_argument(
         "--keys",
@@ -280,7 +280,7 @@ def run(args: argparse.Namespace) -> int:
         raise BadArguments(
             f"--fps is frames per second, more than 0 (e.g. --fps 30), not {args.fps}"
         )
-    if args.skip < 0:
+    if args.skip is not None and args.skip < 0:
         raise BadArguments(f"--skip is a number of frames, 0 or more, not {args.skip}")
     kind = source_kind(args.source)
     reader = None
@@ -311,6 +311,13 @@ def run(args: argparse.Namespace) -> int:
             )
     else:
         referee = Referee(settings)
+    skip = args.skip if args.skip is not None else _resume_frame(events, kind)
+    if args.skip is None and skip:
+        print(
+            f"resuming at frame {skip} of {args.source}, after the journal's last event "
+            "(--skip 0 plays it from the start)",
+            flush=True,
+        )
     # A recorded still state lasts long enough to pass the stability window, with a frame spare.
     rate = args.fps or 30.0
     repeat = max(args.stable_frames, math.ceil(args.stable_seconds * rate) + 1) + 1
@@ -323,7 +330,7 @@ def run(args: argparse.Namespace) -> int:
             realtime=args.realtime,
             status=lambda message: print(message, flush=True),
             repeat=repeat,
-            skip=args.skip,
+            skip=skip,
         )
         stack.callback(source.close)
         config = load_config(args.config) if args.config else _default_config(load_config)
@@ -368,9 +375,18 @@ def run(args: argparse.Namespace) -> int:
             )
         out.write(f"journal: {journal.path}\n")
         out.flush()
-        game.play(source, args.skip)
+        game.play(source, skip)
     out.flush()
     return EXIT_OK
+
+
+def _resume_frame(events: list[Event], kind: str) -> int:
+    """Where a resumed game goes on in a recorded source: the frame after the journal's last
+    event that names one (a live camera's frames are new, so it starts where it is)."""
+    if kind in ("camera", "picamera"):
+        return 0
+    frames = [event.data["frame"] for event in events if isinstance(event.data.get("frame"), int)]
+    return max(frames) + 1 if frames else 0
 
 
 def _default_config(load: Callable[..., Any]) -> Any:
