@@ -275,10 +275,15 @@ def _shaded_like(sibling: FloatImage, own: FloatImage, scale: float) -> FloatIma
     tint = np.median(own_far[:, 1:] - sibling_far[:, 1:], axis=0)
     if not SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1] or float(np.linalg.norm(tint)) > SHADE_CHROMA:
         return sibling
-    shaded = sibling.copy()
+    return _shaded(sibling, ratio, tint)
+
+
+def _shaded(strip: FloatImage, ratio: float, tint: npt.NDArray[np.floating]) -> FloatImage:
+    """``strip`` with its lightness scaled by ``ratio`` and ``tint`` added to its a*, b*."""
+    shaded = strip.copy()
     shaded[..., 0] *= np.float32(ratio)
-    shaded[..., 1:] += tint.astype(np.float32)
-    return shaded
+    shaded[..., 1:] += np.asarray(tint, dtype=np.float32)
+    return np.asarray(np.clip(shaded, 0.0, 255.0), dtype=np.float32)
 
 
 REACH_HALF = 12.0
@@ -333,11 +338,9 @@ def _lined_up(
         for s in range(-steps, steps + 1)
         if 0 <= cols.start + s and cols.stop + s <= view_lab.shape[1]
     ]
-    unslid = mismatch(0)
-    best = min(shifts, key=mismatch)
-    if mismatch(best) < ALIGN_GAIN * unslid:
-        return strip_at(best).copy()
-    return strip_at(0).copy()
+    mismatches = {shift: mismatch(shift) for shift in shifts}
+    best = min(mismatches, key=mismatches.__getitem__)
+    return strip_at(best if mismatches[best] < ALIGN_GAIN * mismatches[0] else 0).copy()
 
 
 def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> FloatImage:
@@ -353,10 +356,7 @@ def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> Float
     offset = np.median(own_seen - lent_seen, axis=0)
     ratio = float(np.median(own_seen[:, 0])) / max(float(np.median(lent_seen[:, 0])), 1.0)
     if abs(ratio - 1.0) > SHADE_SCALED and SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1]:
-        scaled = lent.copy()
-        scaled[..., 0] *= np.float32(ratio)
-        scaled[..., 1:] += offset[1:].astype(np.float32)
-        return np.asarray(np.clip(scaled, 0.0, 255.0), dtype=np.float32)
+        return _shaded(lent, ratio, offset[1:])
     shifted: FloatImage = np.clip(lent + offset.astype(np.float32), 0.0, 255.0)
     return shifted
 
