@@ -368,9 +368,12 @@ def run(args: argparse.Namespace) -> int:
             )
             game.show_state()
         else:
+            # on the frames' own clock: a live camera's is the wall clock, a recording's starts
+            # at its first frame
+            now = time.time() if kind in ("camera", "picamera") else 0.0
             game.record(
                 referee.start_match(
-                    args.match, players, beavers=args.beavers, jacoby=args.jacoby, now=time.time()
+                    args.match, players, beavers=args.beavers, jacoby=args.jacoby, now=now
                 )
             )
         out.write(f"journal: {journal.path}\n")
