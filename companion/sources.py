@@ -90,20 +90,26 @@ def _log_status(message: str) -> None:
 
 class _Pacer:
     """Stamps recorded frames ``index / fps`` and, when ``realtime``, waits to keep to ``fps``
-    from the first frame played (``first``: a source started at a later frame does not wait
-    for the frames it skipped)."""
+    from the first frame played, frame ``first`` (a source started at a later frame neither
+    reads nor waits for the frames it skips)."""
 
-    def __init__(self, fps: float, realtime: bool) -> None:
+    def __init__(self, fps: float, realtime: bool, first: int = 0) -> None:
         if fps <= 0:
             raise SourceSpecError(f"the frame rate must be above 0, not {fps}")
+        if first < 0:
+            raise SourceSpecError(f"the frames to skip are 0 or more, not {first}")
         self.fps = fps
         self.realtime = realtime
-        self._start = time.monotonic()
+        self.first = first
+        self._start: float | None = None
 
-    def stamp(self, index: int, first: int) -> float:
+    def stamp(self, index: int) -> float:
         stamp = index / self.fps
         if self.realtime:
-            delay = (index - first) / self.fps - (time.monotonic() - self._start)
+            now = time.monotonic()
+            if self._start is None:
+                self._start = now  # the clock starts with the first frame played
+            delay = (index - self.first) / self.fps - (now - self._start)
             if delay > 0:
                 time.sleep(delay)
         return stamp
@@ -222,19 +228,18 @@ class VideoSource:
         if not self._video.isOpened():
             raise SourceError(f"{path} cannot be read as a video (is it a video file?)")
         rate = fps or float(self._video.get(cv2.CAP_PROP_FPS) or 0.0) or 30.0
-        self._pacer = _Pacer(rate, realtime)
-        self.skip = _frames_to_skip(skip)
+        self._pacer = _Pacer(rate, realtime, skip)
 
     def frames(self) -> Iterator[Frame]:
-        for _ in range(self.skip):
+        for _ in range(self._pacer.first):
             if not self._video.grab():
                 return
-        index = self.skip
+        index = self._pacer.first
         while True:
             ok, image = self._video.read()
             if not ok:
                 return
-            yield Frame(index, self._pacer.stamp(index, self.skip), image=image)
+            yield Frame(index, self._pacer.stamp(index), image=image)
             index += 1
 
     def close(self) -> None:
@@ -256,17 +261,17 @@ class ImageFolderSource:
         if not self.paths:
             kinds = ", ".join(IMAGE_SUFFIXES)
             raise SourceError(f"{folder} holds no images ({kinds})")
-        self._pacer = _Pacer(fps, realtime)
-        self.skip = _frames_to_skip(skip)
+        self._pacer = _Pacer(fps, realtime, skip)
 
     def frames(self) -> Iterator[Frame]:
         import cv2
 
-        for index, path in enumerate(self.paths[self.skip :], start=self.skip):
+        first = self._pacer.first
+        for index, path in enumerate(self.paths[first:], start=first):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 raise SourceError(f"{path} cannot be read as an image")
-            yield Frame(index, self._pacer.stamp(index, self.skip), image=image)
+            yield Frame(index, self._pacer.stamp(index), image=image)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -337,8 +342,7 @@ class ReadingsSource:
     ) -> None:
         self.name = f"readings:{path}"
         self.items: list[tuple[Reading | str, int]] = []
-        self._pacer = _Pacer(fps, realtime)
-        self.skip = _frames_to_skip(skip)
+        self._pacer = _Pacer(fps, realtime, skip)
         folder = Path(path)
         if folder.is_dir():
             files = sorted(folder.glob("*.json"))
@@ -371,33 +375,23 @@ class ReadingsSource:
                 raise InvalidFormat(f"{path}, line {number}: {error}") from None
 
     def frames(self) -> Iterator[Frame]:
-        index = 0
+        start = 0
         for item, count in self.items:
-            if index + count <= self.skip:
-                index += count
-                continue
-            for _ in range(count):
-                if index < self.skip:
-                    index += 1
-                    continue
-                stamp = self._pacer.stamp(index, self.skip)
+            for index in range(max(start, self._pacer.first), start + count):
+                stamp = self._pacer.stamp(index)
                 if isinstance(item, str):
                     yield Frame(index, stamp, control=item)
                 else:
                     yield Frame(index, stamp, reading=item)
-                index += 1
+            start += count
 
     def close(self) -> None:
         """Nothing to release."""
 
 
 KINDS = ("camera", "picamera", "video", "images", "readings")
-
-
-def _frames_to_skip(skip: int) -> int:
-    if skip < 0:
-        raise SourceSpecError(f"the frames to skip are 0 or more, not {skip}")
-    return skip
+LIVE_KINDS = ("camera", "picamera")
+"""Sources whose frames happen now, stamped by the wall clock (the others are recordings)."""
 
 
 def source_kind(spec: str) -> str:

@@ -376,7 +376,7 @@ class TestDiceDoubt:
             False,
             False,
         ]
-        doubt.reset()
+        doubt = DiceDoubt(frames=3, seconds=0.5)
         other = unsure(moved(OPENING_BOARD, {6: -1, 5: +1}))
         frames = [seen, seen, seen, other, other, other, other, other, other]
         told = [doubt.feed(r, t / 10) is not None for t, r in enumerate(frames)]

@@ -22,7 +22,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import re
 import signal
 import subprocess
 import sys
@@ -44,10 +43,10 @@ from companion.sim.sequences import GameFrame
 from companion.sources import ImageFolderSource, open_source, write_readings
 from companion.vision.reading import Reading
 from tests.conftest import PROJECT
+from tests.test_demo import VERDICT, headlines
 
 FPS = 10
 """The demo's simulated camera films 10 frames a second (``companion.cli.demo``)."""
-VERDICT = re.compile(r"^\[[A-Z ]+\]\s+(.*)$")
 PLAYERS = "Alice,Bob"
 GAME = ["--match", "3", "--players", PLAYERS]
 """The demo's match: 3 points, Alice (white) against Bob (black)."""
@@ -102,11 +101,6 @@ class Refereed:
     @property
     def events(self) -> tuple[Event, ...]:
         return read_journal(self.journal).events
-
-
-def headlines(out: str) -> list[str]:
-    """The verdicts a console display printed (``[KIND]  headline``), in order."""
-    return [m.group(1) for line in out.splitlines() if (m := VERDICT.match(line))]
 
 
 def cli(args: list[str]) -> str:
@@ -379,13 +373,15 @@ def test_kill_minus_nine_mid_turn_then_resume_with_the_cube_keys_loses_nothing(
         return False
 
     # At the camera's pace (--realtime), so that there is time to press a key.
-    resume = ["--resume", str(journal), "--skip", str(last_frame + 1), "--realtime"]
+    # (no --skip: a resumed recording goes on after the journal's last frame by itself)
+    resume = ["--resume", str(journal), "--realtime"]
     with companion_run(run_args(film, source, log, *resume, "--keys", "on"), True) as resumed:
         out_after = watch(resumed, players)
         assert resumed.stderr is not None
         assert resumed.wait(timeout=SUBPROCESS_TIMEOUT) == 0, resumed.stderr.read()
     assert pressed == ["d", "t"]
     assert f"resumed {journal}" in out_after
+    assert f"resuming at frame {last_frame + 1} of" in out_after
 
     # Nothing is said twice but the play that was not yet on record when the power went: the
     # frames after the last event on record show it again, and the referee judges it again.

@@ -28,7 +28,14 @@ from companion.formats.mat import from_events, write_mat
 from companion.journal import Journal, read_journal
 from companion.referee import Command, Event, Phase, Referee, Settings, Step
 from companion.referee import Verdict as RefereeVerdict
-from companion.sources import ChangeGate, Frame, FrameSource, open_source, source_kind
+from companion.sources import (
+    LIVE_KINDS,
+    ChangeGate,
+    Frame,
+    FrameSource,
+    open_source,
+    source_kind,
+)
 from companion.vision.reading import Reading
 
 ORDER = 20
@@ -224,10 +231,9 @@ class LiveGame:
             return
         self.record(self.referee.control(command, now), frame)
 
-    def play(self, source: FrameSource, skip: int = 0) -> None:
+    def play(self, source: FrameSource) -> None:
+        """Every frame of ``source`` (a recording opened at ``--skip`` starts there itself)."""
         for frame in source.frames():
-            if frame.index < skip:
-                continue
             self.handle(frame)
             if self.referee.phase is Phase.MATCH_OVER:
                 return
@@ -370,7 +376,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             # on the frames' own clock: a live camera's is the wall clock, a recording's starts
             # at its first frame
-            now = time.time() if kind in ("camera", "picamera") else 0.0
+            now = time.time() if kind in LIVE_KINDS else 0.0
             game.record(
                 referee.start_match(
                     args.match, players, beavers=args.beavers, jacoby=args.jacoby, now=now
@@ -378,7 +384,7 @@ def run(args: argparse.Namespace) -> int:
             )
         out.write(f"journal: {journal.path}\n")
         out.flush()
-        game.play(source, skip)
+        game.play(source)
     out.flush()
     return EXIT_OK
 
@@ -386,7 +392,7 @@ def run(args: argparse.Namespace) -> int:
 def _resume_frame(events: list[Event], kind: str) -> int:
     """Where a resumed game goes on in a recorded source: the frame after the journal's last
     event that names one (a live camera's frames are new, so it starts where it is)."""
-    if kind in ("camera", "picamera"):
+    if kind in LIVE_KINDS:
         return 0
     frames = [event.data["frame"] for event in events if isinstance(event.data.get("frame"), int)]
     return max(frames) + 1 if frames else 0

@@ -46,11 +46,13 @@ from companion.referee.stability import DiceDoubt, InvalidSettings, StabilityFil
 from companion.referee.table import Phase, Table, apply, replay, result_name
 from companion.rules import Colour, LegalPlay, Position, generate_plays, judge, position_id
 from companion.rules.judge import RawBoard
-from companion.rules.match import GameResult, game_result, to_match_id
+from companion.rules.match import GameResult, game_result, opening_roll, to_match_id
 from companion.vision.reading import DieReading, Reading, judge_dice
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))
 """The 21 different rolls, higher die first."""
+OPENING_ROLLS = tuple((high, low) for high, low in ROLLS if high != low)
+"""The 15 rolls an opening can give (never a double)."""
 
 DISTURBED_RULES = frozenset({"checker_count", "wrong_side"})
 """The judge's rules for which the referee reports an "impossible board" and asks for the
@@ -112,10 +114,12 @@ def _leads_to(position: Position, roll: tuple[int, int], board: RawBoard) -> boo
     return any((p.after.mover, p.after.opponent) == board for p in generate_plays(position, roll))
 
 
-def _rolls_leading_to(position: Position, board: RawBoard) -> list[tuple[int, int]]:
-    """The rolls of which some legal play from ``position`` leaves ``board``: the rolls the
-    camera may have missed when it finds this board without having seen the dice."""
-    return [roll for roll in ROLLS if _leads_to(position, roll, board)]
+def _some_roll_leads_to(
+    position: Position, board: RawBoard, rolls: tuple[tuple[int, int], ...] = ROLLS
+) -> bool:
+    """Whether some roll has a legal play from ``position`` that leaves ``board``: then the
+    camera may have missed that roll when it finds this board without having seen the dice."""
+    return any(_leads_to(position, roll, board) for roll in rolls)
 
 
 class Referee:
@@ -326,8 +330,9 @@ class Referee:
                 return
             instruction = put_back(reading, OPENING_BOARD, Colour.WHITE)
             opening = Position.opening()
-            rolls = [r for c in Colour for r in _rolls_leading_to(opening, raw_board(reading, c))]
-            if any(high != low for high, low in rolls):  # an opening roll is never a double
+            if any(
+                _some_roll_leads_to(opening, raw_board(reading, c), OPENING_ROLLS) for c in Colour
+            ):
                 instruction = (
                     "if you rolled and the camera missed it, put each die back on its own "
                     f"side showing the opening roll; otherwise {instruction}"
@@ -379,9 +384,9 @@ class Referee:
         if len(dice) != 2:
             return False
         reason, w, b = self._opening_dice(dice)
-        if reason or w == b:
+        starter = None if reason else opening_roll(w, b)
+        if starter is None:
             return False
-        starter = Colour.WHITE if w > b else Colour.BLACK
         roll = (max(w, b), min(w, b))
         if not _leads_to(Position.opening(), roll, raw_board(reading, starter)):
             return False
@@ -390,11 +395,11 @@ class Referee:
         return True
 
     def _accept_opening(self, reading: Reading, w: int, b: int, out: _Out) -> None:
-        if w == b:
+        starter = opening_roll(w, b)
+        if starter is None:
             self._emit(out, ev.OPENING_TIE, white=w, black=b)
             out.say(Kind.REROLL, f"opening roll tied {w}-{b}: both roll again")
             return
-        starter = Colour.WHITE if w > b else Colour.BLACK
         seen = [[d.value, d.flat, d.half, d.on_checker] for d in reading.dice]
         self._emit(
             out,
@@ -426,10 +431,9 @@ class Referee:
             self._emit(out, ev.WARNING, player=roller.value, reason="board changed without dice")
             headline = "the board changed while no dice are down"
             instruction = put_back(reading, expected, roller)
-            if _rolls_leading_to(table.position, raw_board(reading, roller)):
+            if _some_roll_leads_to(table.position, raw_board(reading, roller)):
                 opponent = roller.opponent
-                theirs = right_hand_half(opponent.value, self.settings.mirrored)
-                if len(reading.dice) == 2 and all(d.half == theirs for d in reading.dice):
+                if self._opponent_rolled(reading, roller):
                     # The opponent rolled: it cannot count before the roller's turn is read.
                     headline = f"{opponent}'s roll cannot count yet: {roller}'s roll was not read"
                     instruction = (
@@ -510,7 +514,7 @@ class Referee:
         expected = table.position.to_absolute(doubler)
         if not same_board(reading, expected):
             instruction = put_back(reading, expected, doubler)
-            if _rolls_leading_to(table.position, raw_board(reading, doubler)):
+            if _some_roll_leads_to(table.position, raw_board(reading, doubler)):
                 # A take not pressed, then a roll the camera missed: the take comes first.
                 instruction = (
                     f"if {doubler.opponent} took and {doubler} rolled, press take, then put the "
@@ -519,14 +523,18 @@ class Referee:
                 )
             out.say(Kind.WARNING, "the board changed while no dice are down", instruction)
 
+    def _opponent_rolled(self, reading: Reading, roller: Colour) -> bool:
+        """Two dice, both in the half that is the roller's opponent's right-hand side."""
+        theirs = right_hand_half(roller.opponent.value, self.settings.mirrored)
+        return len(reading.dice) == 2 and all(d.half == theirs for d in reading.dice)
+
     def _playing(self, reading: Reading, out: _Out) -> None:
         table = self.table
         roller = self._on_roll()
         dice = table.dice
         assert dice is not None  # the playing phase always has the roll
         key = dice_key(reading)
-        theirs = right_hand_half(roller.opponent.value, self.settings.mirrored)
-        new_roll = len(reading.dice) == 2 and all(d.half == theirs for d in reading.dice)
+        new_roll = self._opponent_rolled(reading, roller)
         # Other numbers after a finished play are the opponent's roll even where it landed on
         # the wrong side, when the camera missed the dice being picked up in between.
         other_numbers = len(reading.dice) == 2 and sorted(d.value for d in reading.dice) != sorted(
@@ -596,7 +604,7 @@ class Referee:
                 self._commit(out)
             return
         pending = self._pending
-        if pending is not None and _rolls_leading_to(
+        if pending is not None and _some_roll_leads_to(
             pending.after.flip(), raw_board(reading, roller.opponent)
         ):
             # The opponent has played on from the roller's play: the camera missed the pickup

@@ -123,7 +123,7 @@ class DiceDoubt:
 
     def __post_init__(self) -> None:
         StabilityFilter(self.frames, self.seconds)  # the same limits as the window
-        self._board: StateKey | None = None
+        self._last: Reading | None = None
         self._since = 0.0
         self._count = 0
         self._clear = 0
@@ -132,24 +132,18 @@ class DiceDoubt:
     def feed(self, reading: Reading, now: float) -> Reading | None:
         """The reading when the doubt has just lasted long enough, else ``None``."""
         if not unsure_of_dice_only(reading):
-            self._board = None
+            self._last = None
             if reading.readable:
                 self._clear += 1
                 if self._clear >= self.frames:
                     self._told = False
             return None
         self._clear = 0
-        board = (reading.points, reading.bar, reading.off)
-        if board != self._board:
-            self._board, self._since, self._count = board, now, 0
+        if self._last is None or not reading.board_equals(self._last):
+            self._since, self._count = now, 0
+        self._last = reading
         self._count += 1
         if self._told or self._count < self.frames or now - self._since < self.seconds:
             return None
         self._told = True
         return reading
-
-    def reset(self) -> None:
-        """Forgets any doubt, told or not."""
-        self._board = None
-        self._count = self._clear = 0
-        self._told = False

@@ -106,12 +106,16 @@ def edge_strength(lab: FloatImage) -> FloatImage:
     return strength
 
 
+def nearest_checker_distance(lab: FloatImage, white: Lab, black: Lab) -> FloatImage:
+    """Per pixel: its colour distance to the nearer of the two checker colours."""
+    nearest: FloatImage = np.minimum(colour_distance(lab, white), colour_distance(lab, black))
+    return nearest
+
+
 def camouflage(reference_lab: FloatImage, colours: Colours) -> FloatImage:
     """Per pixel of the empty board: its colour distance to the nearer checker colour."""
     smooth: FloatImage = np.asarray(cv2.blur(reference_lab, (5, 5)), dtype=np.float32)
-    return np.minimum(
-        colour_distance(smooth, colours.white), colour_distance(smooth, colours.black)
-    )
+    return nearest_checker_distance(smooth, colours.white, colours.black)
 
 
 def grow_edges(reference_edges: FloatImage) -> FloatImage:

@@ -172,6 +172,19 @@ def _region_labels(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8
     return labels
 
 
+def _components(
+    mask: cv2.typing.MatLike, least_px: float
+) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+    """OpenCV's connected components of ``mask`` (count, labels, stats), for callers that only
+    act on components of at least ``least_px`` pixels: none (the background alone, and no
+    labels to look at) when the mask holds fewer pixels in all, as on most frames, so that
+    the whole view is not labelled for nothing."""
+    if cv2.countNonZero(mask) < least_px:
+        return 1, np.zeros((0, 0), np.int32), np.zeros((1, 5), np.int32)
+    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
+    return int(count), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
+
+
 def _names_under(mask: npt.NDArray[np.bool_], scale: float) -> set[str]:
     """The players' names of every region ``mask`` (a view-sized boolean image) touches."""
     found = np.unique(_region_labels(scale, mask.shape)[mask])
@@ -183,9 +196,7 @@ def find_occluders(maps: PlaneMaps) -> list[str]:
     mask = (maps.other > 0.5).astype(np.uint8)
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     area_px = HAND_AREA_MM2 * maps.scale**2
-    if cv2.countNonZero(mask) < area_px:
-        return []  # too little in all for one occluder (most frames): no need to label
-    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
+    count, labels, stats = _components(mask, area_px)
     names = []
     for index in range(1, count):
         if stats[index, cv2.CC_STAT_AREA] < area_px:
@@ -255,9 +266,7 @@ def unexplained(
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     left = np.asarray(cv2.morphologyEx(left, cv2.MORPH_OPEN, opening), np.uint8)
     smallest = (HAND_AREA_MM2 if len(found_dice) >= 2 else DIE_AREA_MM2) * scale**2
-    if cv2.countNonZero(left) < smallest:
-        return sorted(names)  # too little left in all to matter: no need to label
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(left)
+    count, labels, stats = _components(left, smallest)
     for index in range(1, count):
         area = stats[index, cv2.CC_STAT_AREA]
         if area < HAND_AREA_MM2 * scale**2:
@@ -322,9 +331,7 @@ def _reaches_over_frame(over_frame: npt.NDArray[np.uint8], scale: float) -> bool
     edge a pixel off, are opened away first)."""
     opened = cv2.morphologyEx(over_frame, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     least = FRAME_REACH_MM2 * scale**2
-    if cv2.countNonZero(opened) < least:
-        return False
-    count, _labels, stats, _ = cv2.connectedComponentsWithStats(opened)
+    count, _labels, stats = _components(opened, least)
     return any(stats[index, cv2.CC_STAT_AREA] >= least for index in range(1, count))
 
 
@@ -341,7 +348,7 @@ def _pip_cluster(
     shadows, which leave such bits over on every frame)."""
     size = max(3, round(7 * scale)) | 1
     merged = cv2.morphologyEx(left, cv2.MORPH_CLOSE, np.ones((size, size), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(merged)
+    count, labels, stats = _components(merged, PIP_CLUSTER_MM2 * scale**2)
     face = g.DIE_SIZE * 1.6 * scale
     for index in range(1, count):
         width, height = stats[index, cv2.CC_STAT_WIDTH], stats[index, cv2.CC_STAT_HEIGHT]
@@ -561,16 +568,15 @@ def read_frame(
         dice_mask = dice.dice_mask(found_dice, maps)
         regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
     bar_white, bar_black = checkers.read_bar(maps)
+    # a bar never seen empty (checkers lay on it at calibration) reads empty whatever lies there
+    bar_confidence = 0.0 if profile.bar_hidden else min(bar_white.confidence, bar_black.confidence)
     smear = tray_smear(image_to_plane, size)
     showing = _tray_visibility(profile.reference, profile.colours)
     off_white = checkers.read_tray(maps, "white", smear["white"], showing["white"], contrast)
     off_black = checkers.read_tray(maps, "black", smear["black"], showing["black"], contrast)
     bar = Counts(bar_white.count, bar_black.count)
     found_dice = settle_free_dice(found_dice, regions, bar)
-    # the total of fifteen counts the bar: unknown when the bar was never seen empty
-    if min(bar_white.confidence, bar_black.confidence) >= settings.threshold and not (
-        profile.bar_hidden
-    ):
+    if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         settled = resolve_by_fifteen(regions + trays, bar, settings.threshold)
         regions = settled[:24]
@@ -587,15 +593,16 @@ def read_frame(
         confidence[f"point {number}"] = region.confidence
         if region.confidence < settings.threshold and f"point {number}" not in unsure:
             unsure.append(f"point {number}")
-    confidence["bar"] = min(bar_white.confidence, bar_black.confidence)
-    bar_name = "the bar"
-    if profile.bar_hidden:
-        confidence["bar"] = 0.0
-        bar_name = "the bar (checkers lay on it at calibration: calibrate with it empty)"
+    confidence["bar"] = bar_confidence
     confidence["off"] = min(off_white.confidence, off_black.confidence)
-    for name in ("bar", "off"):
-        if confidence[name] < settings.threshold:
-            unsure.append(bar_name if name == "bar" else "the trays")
+    if bar_confidence < settings.threshold:
+        unsure.append(
+            "the bar (checkers lay on it at calibration: calibrate with it empty)"
+            if profile.bar_hidden
+            else "the bar"
+        )
+    if confidence["off"] < settings.threshold:
+        unsure.append("the trays")
 
     die_readings = tuple(die.reading for die in found_dice)
     confidence["dice"] = min((die.confidence for die in die_readings), default=1.0)

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.vision.maps import FloatImage, colour_distance
+from companion.vision.maps import FloatImage, colour_distance, nearest_checker_distance
 from companion.vision.plane import view_column, view_row, view_size
 from companion.vision.profile import Lab
 
@@ -44,9 +44,10 @@ def strip_slices(number: int, scale: float) -> tuple[slice, slice, bool]:
     return slice(y1 - half, y1), slice(x0, x1), True
 
 
-def point_strip(view: FloatImage, number: int, scale: float) -> FloatImage:
+def point_strip(view: FloatImage, number: int, scale: float, shift: int = 0) -> FloatImage:
+    """Point ``number``'s strip, base first (``shift`` pixels across, for lining it up)."""
     rows, cols, flipped = strip_slices(number, scale)
-    strip = view[rows, cols]
+    strip = view[rows, cols.start + shift : cols.stop + shift]
     return strip[::-1] if flipped else strip
 
 
@@ -192,8 +193,9 @@ def checkers_on_bar(view_lab: FloatImage, white: Lab, black: Lab, scale: float) 
     rows = slice(view_row(15.0, scale), view_row(g.PLAY_HEIGHT - 15.0, scale))
     band = np.ascontiguousarray(view_lab[rows, columns], np.float32)
     mirrored = np.ascontiguousarray(band[::-1])
-    to_checker = np.minimum(colour_distance(band, white), colour_distance(band, black))
-    like = (to_checker < CHECKER_LIKE) & (colour_distance(band, mirrored) > UNLIKE_MIRROR)
+    like = (nearest_checker_distance(band, white, black) < CHECKER_LIKE) & (
+        colour_distance(band, mirrored) > UNLIKE_MIRROR
+    )
     # over a few rows at once: a shiny checker's highlights break its colour row by row
     window = max(1, round(SMOOTH_ROWS * scale))
     share = np.convolve(np.mean(like, axis=1), np.ones(window) / window, mode="same")
@@ -229,15 +231,15 @@ def empty_board(
             # board's make are alike within one quarter
             donor = min(siblings, key=lambda m: (abs(m - n), (m - 1) // 6 != (n - 1) // 6))
             own = point_strip(view_lab, n, scale)
-            lent = point_strip(view_lab, donor, scale).copy()
             # beyond its checkers the point was seen as it is: keep its own look there
             # (a sibling's differs a little in shade, enough to look like something lying on it)
-            reach = _stack_reach(own, lent, scale)
+            first = _stack_reach(own, point_strip(view_lab, donor, scale), scale)
             # lined up where the point shows, then measured again against the lined-up strip
             # (a triangle a few millimetres off makes the stack seem longer than it is)
-            lent = _lined_up(view_lab, donor, own, reach, scale)
+            lent = _lined_up(view_lab, donor, own, first, scale)
             reach = _stack_reach(own, lent, scale)
-            lent = _lined_up(view_lab, donor, own, reach, scale)
+            if reach != first:
+                lent = _lined_up(view_lab, donor, own, reach, scale)
             if counts and n in counts:
                 known = abs(counts[n]) * g.CHECKER_PITCH + STACK_MARGIN
                 reach = min(len(own), max(reach, round(known * scale)))
@@ -271,11 +273,21 @@ def _shaded_like(sibling: FloatImage, own: FloatImage, scale: float) -> FloatIma
     end = round(FAR_END * scale)
     own_far = own[-end:].reshape(-1, 3)
     sibling_far = sibling[-end:].reshape(-1, 3)
-    ratio = float(np.median(own_far[:, 0])) / max(float(np.median(sibling_far[:, 0])), 1.0)
+    ratio = _lightness_ratio(own_far, sibling_far)
     tint = np.median(own_far[:, 1:] - sibling_far[:, 1:], axis=0)
-    if not SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1] or float(np.linalg.norm(tint)) > SHADE_CHROMA:
+    if not _is_shade(ratio) or float(np.linalg.norm(tint)) > SHADE_CHROMA:
         return sibling
     return _shaded(sibling, ratio, tint)
+
+
+def _lightness_ratio(own_pixels: FloatImage, lent_pixels: FloatImage) -> float:
+    """Median lightness of ``own_pixels`` against ``lent_pixels`` (rows of L*a*b*)."""
+    return float(np.median(own_pixels[:, 0])) / max(float(np.median(lent_pixels[:, 0])), 1.0)
+
+
+def _is_shade(ratio: float) -> bool:
+    """Whether a lightness ratio is a shade or a lamp's light (:data:`SHADE_RANGE`)."""
+    return SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1]
 
 
 def _shaded(strip: FloatImage, ratio: float, tint: npt.NDArray[np.floating]) -> FloatImage:
@@ -316,11 +328,10 @@ def _lined_up(
 ) -> FloatImage:
     """The sibling's strip, slid across to where its triangle lines up with the one the point
     shows beyond its checkers (unslid where too little of the point shows to tell)."""
-    rows, cols, flipped = strip_slices(donor, scale)
+    _rows, cols, _flipped = strip_slices(donor, scale)
 
     def strip_at(shift: int) -> FloatImage:
-        taken = view_lab[rows, cols.start + shift : cols.stop + shift]
-        return taken[::-1] if flipped else taken
+        return point_strip(view_lab, donor, scale, shift)
 
     seen = own[reach:]
     if len(seen) < LEAST_SEEN * scale:
@@ -354,8 +365,8 @@ def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> Float
         return lent
     own_seen, lent_seen = own[reach:].reshape(-1, 3), lent[reach:].reshape(-1, 3)
     offset = np.median(own_seen - lent_seen, axis=0)
-    ratio = float(np.median(own_seen[:, 0])) / max(float(np.median(lent_seen[:, 0])), 1.0)
-    if abs(ratio - 1.0) > SHADE_SCALED and SHADE_RANGE[0] <= ratio <= SHADE_RANGE[1]:
+    ratio = _lightness_ratio(own_seen, lent_seen)
+    if abs(ratio - 1.0) > SHADE_SCALED and _is_shade(ratio):
         return _shaded(lent, ratio, offset[1:])
     shifted: FloatImage = np.clip(lent + offset.astype(np.float32), 0.0, 255.0)
     return shifted
