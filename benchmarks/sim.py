@@ -1,10 +1,10 @@
 """How fast the simulator renders labelled 1280x720 frames.
 
 Renders a varied set (random positions from real play, every style, light and angle, dice
-flat, cocked or on a checker, hands now and then, JPEG) and prints the median time per frame
-and the frames per second it means. Target on the 2-core reference machine: >= 20 frames/s,
-so that a 1,000-frame evaluation set renders in under a minute. A frame's first use of a
-style builds cached textures; the warm-up pass pays for those.
+flat, cocked or on a checker, hands now and then, things on the table, JPEG) and prints the
+median time per frame and the frames per second it means. Target on the 2-core reference
+machine: >= 20 frames/s, so that a 1,000-frame evaluation set renders in under a minute. A
+frame's first use of a style builds cached textures; the warm-up pass pays for those.
 
 With ``--vary`` every frame also gets its own look (``Scene.vary``: jittered board, table,
 checkers and light, and hands in varied poses), as an honest evaluation set is rendered.

@@ -129,3 +129,16 @@ def test_render_demo_with_a_drop_ends_the_game(tmp_path: Path) -> None:
     events = json.loads((out / "events.json").read_text("utf-8"))
     assert events[-1]["type"] == "game_end"
     assert "drop" in [event["type"] for event in events]
+
+
+def test_no_clutter_leaves_the_table_bare(tmp_path: Path) -> None:
+    """Seed 1 puts things on the table round the board; --no-clutter keeps it bare, and the
+    board itself is drawn the same."""
+    common = ["render", "opening", "--seed", "1", "--size", "640x360", "--format", "png"]
+    assert main([*common, "-o", str(tmp_path / "busy")]) == 0
+    assert main([*common, "--no-clutter", "-o", str(tmp_path / "bare")]) == 0
+    busy = json.loads((tmp_path / "busy" / "frame_000001.json").read_text())
+    bare = json.loads((tmp_path / "bare" / "frame_000001.json").read_text())
+    assert busy["table_items"] and not bare.get("table_items")
+    assert bare["points"] == busy["points"]
+    assert bare["board_corners_px"] == busy["board_corners_px"]

@@ -17,17 +17,25 @@ from companion.sim import (
     DieSpec,
     InvalidScene,
     Scene,
+    clutter,
     lighting,
     occluders,
     render,
 )
 from companion.sim.board import Orientation
-from companion.sim.camera import InvalidCamera
-from companion.sim.checkers import RADIUS, THICKNESS, top_height
+from companion.sim.camera import InvalidCamera, make_camera
+from companion.sim.checkers import (
+    RADIUS,
+    THICKNESS,
+    CheckerPlacement,
+    checker_outline_3d,
+    draw_checker,
+    top_height,
+)
 from companion.sim.cube import CubeSpec, InvalidCube
 from companion.sim.layout import CONTACT, checker_polygon, clearance
 from companion.sim.scene import readable_region_mask
-from companion.sim.styles import UnknownStyle
+from companion.sim.styles import UnknownStyle, checker_set
 
 SMALL = (640, 360)
 EMPTY = Checkers(tuple([0] * 24), {"white": 0, "black": 0}, {"white": 0, "black": 0})
@@ -440,3 +448,102 @@ class TestDoublingCube:
             CubeSpec(3, "white")
         with pytest.raises(InvalidCube):
             CubeSpec(1, "black")
+
+
+class TestCameraLook:
+    def test_the_tone_curve_keeps_black_and_white_and_adds_middle_contrast(self) -> None:
+        curve = lighting.tone_curve(30).astype(int)
+        assert curve[0] == 0 and curve[255] == 255
+        assert np.all(np.diff(curve) >= 0)
+        assert curve[160] - curve[96] > 1.2 * (160 - 96)  # steeper in the middle
+        assert curve[30] < 30 and curve[225] > 225  # deeper shadows, brighter highlights
+
+    def test_the_lens_and_sharpening_keep_flat_areas_and_ring_at_edges(self) -> None:
+        kernel = lighting.optics_kernel(40, 25).ravel()
+        assert kernel.sum() == pytest.approx(1.0, abs=1e-5)
+        assert kernel.min() < 0  # the sharpening's dark and light fringes
+        soft = lighting.optics_kernel(120, 0).ravel()
+        assert soft.min() >= 0 and soft[2] < kernel[2]  # a soft lens, no sharpening
+
+    def test_distortion_maps_agree_with_the_projection_to_a_hundredth_of_a_pixel(self) -> None:
+        camera = make_camera(CameraSpec(tilt=25, k1=-0.12, k2=0.01, size=SMALL))
+        map_x, map_y = camera.distortion_maps()
+        fixed, fraction = camera.fast_distortion_maps()
+        rng = np.random.default_rng(3)
+        world = np.column_stack(
+            [rng.uniform(-60, 700, 40), rng.uniform(-60, 500, 40), rng.uniform(-30, 20, 40)]
+        )
+        distorted, ideal = camera.project(world), camera.project_undistorted(world)
+        for (u, v), expected in zip(distorted, ideal, strict=True):
+            if not (1 <= u < SMALL[0] - 2 and 1 <= v < SMALL[1] - 2):
+                continue
+            x0, y0, fx, fy = int(u), int(v), u - int(u), v - int(v)
+            for plane, want in ((map_x, expected[0]), (map_y, expected[1])):
+                near = plane[y0 : y0 + 2, x0 : x0 + 2]
+                got = (near[0, 0] * (1 - fx) + near[0, 1] * fx) * (1 - fy) + (
+                    near[1, 0] * (1 - fx) + near[1, 1] * fx
+                ) * fy
+                assert got == pytest.approx(want, abs=0.01)
+        # the fast (fixed-point) maps move an image as the float maps do
+        image = cv2.GaussianBlur(rng.integers(0, 255, (*SMALL[::-1], 3), dtype=np.uint8), (0, 0), 2)
+        exact = cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR).astype(int)
+        fast = cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR).astype(int)
+        error = np.abs(exact - fast)[2:-2, 2:-2]
+        assert error.max() <= 4 and error.mean() < 0.3
+
+    def test_a_checker_side_is_lit_toward_the_lamp(self) -> None:
+        camera = make_camera(CameraSpec(tilt=35, size=SMALL, fill=1.4))
+        orientation = Orientation()
+        checker = CheckerPlacement("white", "point", 12, 270.0, 200.0, 0.0, 0)
+        looks = checker_set("white-black")
+        sides = {}
+        for name, east in (("east", 1.0), ("west", -1.0)):
+            light = np.array([east * 0.8, 0.0, 0.6])
+            image = np.zeros((SMALL[1], SMALL[0], 3), np.uint8)
+            hull = draw_checker(image, camera, checker, orientation, looks, light)
+            band = np.zeros(SMALL[::-1], np.uint8)
+            cv2.fillPoly(band, [np.round(hull).astype(np.int32)], 255)
+            top = camera.project_undistorted(checker_outline_3d(checker, orientation)[1])
+            cv2.fillPoly(band, [np.round(top).astype(np.int32)], 0)
+            band = cv2.erode(band, np.ones((3, 3), np.uint8))
+            ys, xs = np.nonzero(band)
+            middle = np.median(xs)
+            grey = image.astype(float).mean(axis=2)
+            sides[name] = (
+                grey[ys[xs > middle], xs[xs > middle]].mean(),
+                grey[ys[xs < middle], xs[xs < middle]].mean(),
+            )
+        assert sides["east"][0] > sides["east"][1] + 15  # the right (east) half brighter
+        assert sides["west"][1] > sides["west"][0] + 15
+
+
+class TestTableClutter:
+    def test_items_never_cover_the_board_and_are_in_view(self) -> None:
+        for seed in range(40):
+            spec = CameraSpec(tilt=seed % 36, rotation=seed * 9.0, height=650 + seed * 16.0)
+            camera = make_camera(spec)
+            items = clutter.random_items(np.random.default_rng([seed, 11]), camera)
+            board_hull = clutter._board_hull(camera)
+            frame = np.array([(0, 0), (1280, 0), (1280, 720), (0, 720)], np.float32)
+            for item in items:
+                hull = clutter._hull(camera, clutter._solid(item))
+                assert cv2.intersectConvexConvex(hull, board_hull)[0] == 0
+                assert cv2.intersectConvexConvex(hull, frame)[0] > 0
+
+    def test_items_change_only_the_table_and_stay_put_in_a_sequence(self) -> None:
+        camera = CameraSpec(tilt=20, fill=0.7, size=(1280, 720))
+        base = clean(opening(), camera=camera, seed=5, light_seed=9)
+        bare = render(base)
+        cluttered = [render(replace(base, clutter=True, seed=s, light_seed=9)) for s in (5, 6)]
+        assert cluttered[0].truth["table_items"], "this scene should have something on the table"
+        assert cluttered[0].truth["table_items"] == cluttered[1].truth["table_items"]
+        # the camera's tone (like the light) belongs to the sequence, not to the frame
+        assert cluttered[0].truth["lighting"] == cluttered[1].truth["lighting"]
+        changed = np.abs(cluttered[0].image.astype(int) - bare.image.astype(int)).max(axis=2) > 0
+        region = readable_region_mask(bare.camera, Orientation(base.white_home)) > 0
+        # only an item's shadow may reach the board, and a shadow only darkens
+        board_changes = changed & region
+        darker = cluttered[0].image.astype(int).sum(axis=2) <= bare.image.astype(int).sum(axis=2)
+        assert np.all(darker[board_changes])
+        for key in ("points", "bar", "off", "dice", "board_corners_px", "readable"):
+            assert cluttered[0].truth[key] == bare.truth[key]

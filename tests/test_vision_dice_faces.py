@@ -161,6 +161,31 @@ class TestGrids:
         lengths = sorted(math.hypot(*axis) for axis in fit.axes)
         assert lengths == pytest.approx([10.0, 13.0], abs=0.5)
 
+    def test_three_pips_in_an_l_are_no_face_of_three(self) -> None:
+        # every face lights its own cells: three pips round a corner are no three (a three
+        # lies on a diagonal), whatever the grid's centre
+        cells = [(-1, -1), (1, -1), (-1, 1)]
+        spots = np.array([(50 + 13 * a, 50 + 13 * b, 50.0, -1.0, 1.0) for a, b in cells])
+        fits = pips.fit_grids(spots, 13.0, (50.0, 50.0), 24.0)
+        assert fits and all(len(fit.cells) != 3 for fit in fits)
+
+
+class TestSpots:
+    @pytest.mark.parametrize(
+        ("face", "pip", "polarity"),
+        [((235, 235, 235), (25, 25, 25), -1.0), ((40, 40, 40), (230, 230, 230), 1.0)],
+    )
+    def test_a_pip_darker_than_its_face_is_dark_and_a_lighter_one_light(
+        self, face: Colour, pip: Colour, polarity: float
+    ) -> None:
+        lab = cv2.cvtColor(draw_face(5, 0.3, face, pip), cv2.COLOR_BGR2LAB).astype(np.float32)
+        step = dice.PIP_STEP * SCALE
+        difference = pips.pip_difference(lab, step)
+        spots = pips.find_spots(pips.contrast_of(difference), step, 14.0, difference)
+        pips_found = pips.round_spots(spots)[:5]
+        assert len(pips_found) == 5
+        assert np.all(pips_found[:, 3] == polarity)
+
 
 class TestRealDice:
     def test_loose_dice_photographed_from_above_are_read_honestly(self) -> None:

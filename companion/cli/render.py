@@ -165,6 +165,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--hand", choices=("over", "near"), help="a hand over or beside the board")
     parser.add_argument(
+        "--no-clutter",
+        action="store_true",
+        help="nothing on the table round the board (by default the seed may put a score pad, a "
+        "cup, a mug, a can, a phone or a clock there)",
+    )
+    parser.add_argument(
         "--cube",
         type=_cube,
         help="the doubling cube beside the board: 'none', 'centre', or VALUE:OWNER like 4:white "
@@ -240,6 +246,7 @@ def _look(args: argparse.Namespace) -> dict[str, object]:
         "k1": args.distortion,
         "cube": args.cube,
         "vary": args.vary,
+        "clutter": False if args.no_clutter else None,
     }
 
 

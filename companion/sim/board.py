@@ -326,7 +326,29 @@ def _painted(style: BoardStyle) -> Image:
             metal, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, -1, cv2.LINE_AA
         )
     _paint(canvas, metal, (175, 180, 185), _grain(rng, (h, w), "plain"))
+    canvas *= _relief_light(_poly_mask((h, w), hole_polys))[..., None]
     return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+def _relief_light(holes_mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:
+    """Brightness (about 1.0) of what the frame's rounded edges do to light from any direction.
+
+    They catch a thin line of light along each hole and along the outer rim, as in every
+    photo of a board; that holds for any lamp, so it is baked into the cached texture and
+    costs nothing per frame. (The field itself is left alone: a soft dark margin along the
+    walls, true as it is, moves the field's edge where the vision code finds it.)
+    """
+    outside = (holes_mask <= 127).astype(np.uint8)
+    mm = 1.0 / TEXTURE_PX_PER_MM
+    to_hole = cv2.distanceTransform(outside, cv2.DIST_L2, 5) * mm
+    h, w = holes_mask.shape
+    rows = np.minimum(np.arange(h, dtype=np.float32), np.arange(h, dtype=np.float32)[::-1])
+    cols = np.minimum(np.arange(w, dtype=np.float32), np.arange(w, dtype=np.float32)[::-1])
+    to_rim = np.minimum(rows[:, None], cols[None, :]) * np.float32(mm)
+    edge = 0.13 * np.exp(-(((to_hole - 1.0) / 0.9) ** 2)) + 0.1 * np.exp(
+        -(((to_rim - 1.5) / 1.2) ** 2)
+    )
+    return np.asarray(1.0 + edge * outside, np.float32)
 
 
 def _cloth_folds(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArray[np.float32]:

@@ -138,6 +138,15 @@ class Camera:
             (self.spec.k1, self.spec.k2),
         )
 
+    def fast_distortion_maps(self) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+        """:meth:`distortion_maps` in OpenCV's fixed-point form, which ``cv2.remap`` applies
+        about three times faster (positions to 1/32 pixel, far finer than the image needs)."""
+        return _fast_distortion_maps(
+            self.spec.size,
+            (float(self.K[0, 0]), float(self.K[0, 2]), float(self.K[1, 2])),
+            (self.spec.k1, self.spec.k2),
+        )
+
     def to_json(self) -> dict[str, object]:
         return {
             "tilt": self.spec.tilt,
@@ -151,15 +160,24 @@ class Camera:
         }
 
 
-@lru_cache(maxsize=4)
-def _distortion_maps(
+STEP = 8
+"""Distortion maps are worked out on every 8th pixel and interpolated (they are smooth)."""
+
+
+def _full_maps(
     size: tuple[int, int], intrinsics: tuple[float, float, float], k: tuple[float, float]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+) -> npt.NDArray[np.float32]:
+    """Ideal-image position (x, y) of every distorted pixel, (H, W, 2).
+
+    Worked out on a coarse grid and enlarged with ``cv2.resize``, which puts coarse node ``i``
+    at pixel ``8 i + 3.5`` (pixel centres aligned): so the nodes are placed there, from one
+    node before the image, and the enlargement is cropped to the image. (Nodes taken at
+    ``8 i`` shifted every distorted frame by 3.5 pixels against its truth.)
+    """
     width, height = size
     f, cx, cy = intrinsics
-    step = 8
-    xs = np.arange(0, width + step, step, dtype=np.float64)
-    ys = np.arange(0, height + step, step, dtype=np.float64)
+    xs = np.arange(-1, width // STEP + 3, dtype=np.float64) * STEP + (STEP - 1) / 2
+    ys = np.arange(-1, height // STEP + 3, dtype=np.float64) * STEP + (STEP - 1) / 2
     uu, vv = np.meshgrid(xs, ys)
     xd, yd = (uu - cx) / f, (vv - cy) / f
     x, y = xd.copy(), yd.copy()
@@ -168,13 +186,27 @@ def _distortion_maps(
         r2 = x * x + y * y
         factor = 1 + k[0] * r2 + k[1] * r2 * r2
         x, y = xd / factor, yd / factor
-    ideal = np.stack([x * f + cx, y * f + cy], axis=-1)
-    map_x = cv2.resize(ideal[..., 0].astype(np.float32), None, fx=step, fy=step)
-    map_y = cv2.resize(ideal[..., 1].astype(np.float32), None, fx=step, fy=step)
-    return (
-        np.ascontiguousarray(map_x[:height, :width], dtype=np.float32),
-        np.ascontiguousarray(map_y[:height, :width], dtype=np.float32),
-    )
+    grid = np.stack([x * f + cx, y * f + cy], axis=-1).astype(np.float32)
+    full = cv2.resize(grid, None, fx=STEP, fy=STEP, interpolation=cv2.INTER_LINEAR)
+    return np.asarray(full[STEP : STEP + height, STEP : STEP + width], np.float32)
+
+
+@lru_cache(maxsize=4)
+def _distortion_maps(
+    size: tuple[int, int], intrinsics: tuple[float, float, float], k: tuple[float, float]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    full = _full_maps(size, intrinsics, k)
+    return np.ascontiguousarray(full[..., 0]), np.ascontiguousarray(full[..., 1])
+
+
+@lru_cache(maxsize=4)
+def _fast_distortion_maps(
+    size: tuple[int, int], intrinsics: tuple[float, float, float], k: tuple[float, float]
+) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+    # one two-channel map and no second one: OpenCV's documented form, missing from its stubs
+    both = _full_maps(size, intrinsics, k)
+    fixed, fraction = cv2.convertMaps(both, None, cv2.CV_16SC2)  # type: ignore[call-overload]
+    return np.asarray(fixed, np.int16), np.asarray(fraction, np.uint16)
 
 
 def _pose(spec: CameraSpec) -> tuple[FloatArray, FloatArray]:

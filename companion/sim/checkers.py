@@ -25,6 +25,7 @@ from companion.sim.styles import BGR, CheckerSet
 
 THICKNESS = 7.0
 RADIUS = g.CHECKER_DIAMETER / 2
+FloatArray = npt.NDArray[np.float64]
 ColourName = Literal["white", "black"]
 Place = Literal["point", "bar", "off"]
 _CIRCLE = np.linspace(0, 2 * math.pi, 48, endpoint=False)
@@ -52,7 +53,9 @@ JITTER = 1.2
 """Most a hand-placed checker strays sideways from the middle of its point, in mm."""
 
 
+@lru_cache(maxsize=4096)
 def _jitter(seed: int | None, point: int, index: int) -> float:
+    """Remembered: every frame of a sequence asks again for the same checkers' strays."""
     if seed is None:
         return 0.0
     return float(np.random.default_rng([seed, point, index]).uniform(-JITTER, JITTER))
@@ -265,10 +268,12 @@ def _paste(
     shifted[0, 2] -= x0
     shifted[1, 2] -= y0
     size = (int(x1 - x0), int(y1 - y0))
-    warped = cv2.warpAffine(sprite, shifted, size, flags=cv2.INTER_LINEAR).astype(np.float32)
-    weight = warped[..., 3:] * np.float32(1 / 255)
+    warped = cv2.warpAffine(sprite, shifted, size, flags=cv2.INTER_LINEAR)
+    # blend by the alpha in bytes, OpenCV's saturating way (cheaper than floats)
+    alpha = cv2.merge([warped[..., 3]] * 3)
     roi = image[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - weight) + warped[..., :3] * weight).astype(np.uint8)
+    kept = cv2.multiply(roi, cv2.bitwise_not(alpha), scale=1 / 255)
+    cv2.add(kept, cv2.multiply(warped[..., :3], alpha, scale=1 / 255), dst=roi)
 
 
 def draw_checker(
@@ -278,51 +283,100 @@ def draw_checker(
     orientation: board.Orientation,
     looks: CheckerSet,
     light: npt.NDArray[np.float64],
+    projected: FloatArray | None = None,
 ) -> npt.NDArray[np.float64]:
     """Draws one checker (side band, then its lit face); returns its outline in pixels.
 
-    ``light`` is the unit direction toward the main light (world x, y, height).
+    ``light`` is the unit direction toward the main light (world x, y, height); ``projected``
+    is the checker's :func:`key_points` in pixels when the caller projected them in bulk.
     """
     face = looks.white if checker.colour == "white" else looks.black
     rim = looks.white_rim if checker.colour == "white" else looks.black_rim
-    bottom, top = checker_outline_3d(checker, orientation)
-    projected = camera.project_undistorted(np.concatenate([bottom, top]))
-    pb, pt = projected[: len(bottom)], projected[len(bottom) :]
-    hull = cv2.convexHull(projected.astype(np.float32)).reshape(-1, 2).astype(np.float64)
-    side_light = 0.45 + 0.35 * max(0.0, float(np.hypot(light[0], light[1])))
-    fill(image, hull, _shade(rim, side_light))
+    if projected is None:
+        projected = camera.project_undistorted(key_points(checker, orientation))
+    rims = projected[: 2 * len(_CIRCLE)]
+    pb, pt = rims[: len(_CIRCLE)], rims[len(_CIRCLE) :]
+    hull = cv2.convexHull(rims.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+    flat = max(0.0, float(np.hypot(light[0], light[1])))
     if checker.on_edge:
+        fill(image, hull, _shade(rim, 0.45 + 0.35 * flat))
         # the rim seen from above is the band between the two faces
         fill(image, np.concatenate([pt, pb[::-1]]), _shade(rim, 0.9))
         fill(image, pt, _shade(face, 0.8))
         return hull
+    # the side is a cylinder: dark where it turns from the lamp, lit in two steps toward it
+    fill(image, hull, _shade(rim, 0.36 + 0.12 * flat))
+    if flat > 0.05:
+        azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
+        for least, factor in ((0.0, 0.5 + 0.3 * flat), (0.7, 0.6 + 0.5 * flat)):
+            arc = _lit_arc(azimuth, least)
+            if len(arc) > 1:
+                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), _shade(rim, factor))
     # the band's lower edge is darker where it meets the table
     cv2.polylines(
         image, [np.round(pb * 16).astype(np.int32)], True, _shade(rim, 0.3), 1, cv2.LINE_AA, 4
     )
-    wx, wy = orientation.to_world(checker.x, checker.y)
-    h = checker.base + THICKNESS
-    r = checker.radius
-    anchors = np.array([(wx, wy, h), (wx + r, wy, h), (wx, wy + r, h)])
-    dst = camera.project_undistorted(anchors).astype(np.float32)
-    src = np.array(
-        [(SPRITE / 2, SPRITE / 2), (SPRITE, SPRITE / 2), (SPRITE / 2, SPRITE)], np.float32
-    )
-    affine = cv2.getAffineTransform(src - 0.5, dst)
+    dst = projected[2 * len(_CIRCLE) :].astype(np.float32)
+    affine = cv2.getAffineTransform(_SPRITE_ANCHORS, dst)
     _paste(image, _sprite_for(looks, checker.colour, light), np.asarray(affine, np.float64), pt)
     return hull
 
 
-def shadow_outline(
-    checker: CheckerPlacement, orientation: board.Orientation, light: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """The checker's outline cast along ``light`` onto the surface it stands on (world 3D)."""
+_SPRITE_ANCHORS = (
+    np.array([(SPRITE / 2, SPRITE / 2), (SPRITE, SPRITE / 2), (SPRITE / 2, SPRITE)], np.float32)
+    - 0.5
+)
+"""The sprite's centre and two rim points, matched to the face's (see :func:`key_points`)."""
+
+
+def key_points(checker: CheckerPlacement, orientation: board.Orientation) -> FloatArray:
+    """The world points a checker is drawn from: bottom rim, top rim, then the top face's
+    centre and its rim points along world x and y (the sprite's anchors), (99, 3)."""
     bottom, top = checker_outline_3d(checker, orientation)
-    ground = checker.base
-    points = np.concatenate([bottom, top])
-    lift = points[:, 2] - ground
-    cast = points.copy()
-    cast[:, 0] -= light[0] / max(light[2], 0.2) * lift
-    cast[:, 1] -= light[1] / max(light[2], 0.2) * lift
-    cast[:, 2] = ground
+    wx, wy = orientation.to_world(checker.x, checker.y)
+    h, r = checker.base + THICKNESS, checker.radius
+    anchors = np.array([(wx, wy, h), (wx + r, wy, h), (wx, wy + r, h)])
+    return np.concatenate([bottom, top, anchors])
+
+
+def all_key_points(
+    placed: Sequence[CheckerPlacement], orientation: board.Orientation
+) -> FloatArray:
+    """:func:`key_points` of every checker, (N, 99, 3): projected in one call, they are the
+    projection :func:`draw_checker` makes one checker at a time, far cheaper in bulk."""
+    if not placed:
+        return np.zeros((0, 2 * len(_CIRCLE) + 3, 3))
+    return np.stack([key_points(checker, orientation) for checker in placed])
+
+
+def shadow_outlines(
+    placed: Sequence[CheckerPlacement], points: FloatArray, lamp: FloatArray
+) -> FloatArray:
+    """Every checker's rims cast away from the lamp onto the surface it stands on, (N, 96, 3)
+    world points, from their :func:`all_key_points` and the lamp (world x, y, height)."""
+    rims = points[:, : 2 * len(_CIRCLE)]
+    ground = np.array([checker.base for checker in placed], np.float64)[:, None]
+    centres = points[:, 2 * len(_CIRCLE), :2]
+    towards = lamp - np.column_stack([centres, np.zeros(len(placed))])
+    towards /= np.linalg.norm(towards, axis=1, keepdims=True)
+    reach = towards[:, :2] / np.maximum(towards[:, 2:], 0.2)
+    lift = rims[..., 2] - ground
+    cast = rims.copy()
+    cast[..., :2] -= reach[:, None, :] * lift[..., None]
+    cast[..., 2] = ground
     return cast
+
+
+@lru_cache(maxsize=256)
+def _lit_arc(azimuth: int, least: float) -> npt.NDArray[np.intp]:
+    """Indices, in order around the rim, of the run of points that face the light (from
+    ``azimuth`` 96ths of a turn) by more than ``least`` (the cosine of the angle between)."""
+    facing = np.cos(_CIRCLE - azimuth * 2 * math.pi / 96)
+    lit = facing > least
+    if not lit.any():
+        return np.zeros(0, np.intp)
+    start = int(np.argmin(facing))  # the darkest point is never in the run
+    order = (np.arange(len(facing)) + start) % len(facing)
+    run = np.asarray(order[lit[order]], np.intp)
+    run.setflags(write=False)  # shared by every caller through the cache
+    return run

@@ -26,13 +26,13 @@ import numpy.typing as npt
 from companion import geometry as g
 from companion.sim import board
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill
+from companion.sim.drawing import fill, fill_many
 from companion.sim.styles import CheckerSet
 
 FloatArray = npt.NDArray[np.float64]
 SIZE = g.DIE_SIZE
 PIP_OFFSET = 0.27 * SIZE
-PIP_RADIUS = 0.085 * SIZE
+PIP_RADIUS = 0.08 * SIZE
 FACE_INSET = 0.88
 """Share of each face that is flat; the rest is the rounded edge."""
 Rest = Literal["flat", "on_checker", "cocked"]
@@ -209,7 +209,7 @@ def draw_die(
     rounded = _rounded_square(half * FACE_INSET, half * 0.22)
     for value, normal_local in FACE_NORMALS.items():
         normal = world_rotation @ np.array(normal_local)
-        u, v = _face_axes(np.array(normal_local))
+        u, v = _FACE_AXES[value]
         u_w, v_w = world_rotation @ u, world_rotation @ v
         face_centre = centre + normal * half
         ring = face_centre + rounded[:, :1] * u_w + rounded[:, 1:] * v_w
@@ -231,10 +231,18 @@ def draw_die(
         if facing < 0.08:
             continue
         pip_colour = tuple(np.minimum(pip * (0.6 + 0.4 * shade), 255))
-        for pu, pv in PIP_LAYOUTS[value]:
-            circle = _pip_circle(face_centre, u_w, v_w, pu * PIP_OFFSET, pv * PIP_OFFSET)
-            fill(image, camera.project_undistorted(circle), pip_colour)
+        circles = np.stack(
+            [
+                _pip_circle(face_centre, u_w, v_w, pu * PIP_OFFSET, pv * PIP_OFFSET)
+                for pu, pv in PIP_LAYOUTS[value]
+            ]
+        )
+        fill_many(image, list(camera.project_undistorted(circles)), pip_colour)
     return hull_px.astype(np.float64)
+
+
+_FACE_AXES = {value: _face_axes(np.array(normal)) for value, normal in FACE_NORMALS.items()}
+"""Each face's (u, v) axes in the die's own frame: fixed, so worked out once."""
 
 
 def _world_rotation(orientation: board.Orientation) -> FloatArray:

@@ -3,6 +3,11 @@
 Every effect takes its randomness from the frame's ``numpy.random.Generator``, so a seed fixes
 the pixels. The lights are physical enough to agree with the geometry: shadows fall away from
 the lamp, and the glare spot sits where the lamp's mirror image would be seen on the board.
+
+The camera is modelled in the order a real one works: light falls off and vignettes, the lens
+distorts and softens, the camera sharpens, the sensor adds noise, the tone curve gives the
+deep blacks, bright whites and middle contrast of a photo, and JPEG compresses. (A linear,
+lifted-black response with heavy grain is what made earlier frames look grey and drawn.)
 """
 
 from __future__ import annotations
@@ -45,6 +50,9 @@ class Light:
     blur: float
     """Gaussian defocus sigma in pixels."""
     vignette: float
+    punch: float = 0.25
+    """Middle contrast the camera's tone curve adds (see :func:`tone_curve`): a property of the
+    camera's settings, so it stays the same for every frame of a sequence."""
 
     def direction_at(self, x: float, y: float, height: float = 0.0) -> FloatArray:
         """Unit vector (world) from a point toward the lamp."""
@@ -61,6 +69,7 @@ class Light:
             "glare": round(self.glare, 3),
             "noise": round(self.noise, 2),
             "blur": round(self.blur, 2),
+            "punch": round(self.punch, 3),
         }
 
 
@@ -85,9 +94,10 @@ def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
             shadow_strength=float(rng.uniform(0.18, 0.3)),
             shadow_blur_mm=9.0,
             glare=0.0,
-            noise=float(rng.uniform(1.5, 3.0)),
+            noise=float(rng.uniform(0.8, 1.8)),
             blur=float(rng.uniform(0.3, 0.8)),
             vignette=float(rng.uniform(0.05, 0.15)),
+            punch=float(rng.uniform(0.15, 0.3)),
         )
     if kind == "lamp":
         distance = rng.uniform(350, 650)
@@ -101,9 +111,10 @@ def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
             shadow_strength=float(rng.uniform(0.35, 0.5)),
             shadow_blur_mm=4.0,
             glare=0.0,
-            noise=float(rng.uniform(2.0, 3.5)),
+            noise=float(rng.uniform(1.0, 2.2)),
             blur=float(rng.uniform(0.3, 0.9)),
             vignette=float(rng.uniform(0.1, 0.25)),
+            punch=float(rng.uniform(0.15, 0.3)),
         )
     if kind == "dim":
         distance = rng.uniform(100, 500)
@@ -117,9 +128,10 @@ def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
             shadow_strength=float(rng.uniform(0.2, 0.35)),
             shadow_blur_mm=7.0,
             glare=0.0,
-            noise=float(rng.uniform(4.0, 7.0)),
+            noise=float(rng.uniform(3.0, 5.5)),
             blur=float(rng.uniform(0.6, 1.2)),
             vignette=float(rng.uniform(0.2, 0.35)),
+            punch=float(rng.uniform(0.15, 0.3)),
         )
     distance = rng.uniform(150, 320)
     return Light(
@@ -132,9 +144,10 @@ def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
         shadow_strength=float(rng.uniform(0.3, 0.45)),
         shadow_blur_mm=5.0,
         glare=float(rng.uniform(0.6, 1.0)),
-        noise=float(rng.uniform(2.0, 3.5)),
+        noise=float(rng.uniform(1.0, 2.2)),
         blur=float(rng.uniform(0.3, 0.8)),
         vignette=float(rng.uniform(0.05, 0.15)),
+        punch=float(rng.uniform(0.15, 0.3)),
     )
 
 
@@ -269,6 +282,42 @@ def sensor_noise(shape: tuple[int, int], rng: np.random.Generator) -> tuple[Imag
     return rise[dy : dy + height, dx : dx + width], fall[dy : dy + height, dx : dx + width]
 
 
+@lru_cache(maxsize=64)
+def tone_curve(punch_percent: int) -> Image:
+    """A camera's S-shaped tone curve as a 256-entry lookup table.
+
+    ``x - a sin(2 pi x) / 2 pi``: black and white stay put, middle tones get ``1 + a`` times
+    the contrast and the ends roll off with slope ``1 - a``, so shadows deepen and highlights
+    brighten without clipping hard. Phone cameras and webcams all deliver such a curve; a flat
+    linear response is what makes a render look grey and computer-drawn.
+    """
+    a = punch_percent / 100
+    x = np.arange(256, dtype=np.float64) / 255
+    y = x - a * np.sin(2 * math.pi * x) / (2 * math.pi)
+    return np.clip(np.round(y * 255), 0, 255).astype(np.uint8)
+
+
+@lru_cache(maxsize=64)
+def optics_kernel(blur_percent: int, sharpen_percent: int) -> npt.NDArray[np.float32]:
+    """One axis of the lens's softness followed by the camera's sharpening (5 taps).
+
+    A real frame is slightly defocused by the lens and then sharpened by the camera, which
+    leaves crisp edges with faint light and dark fringes (halos). Both are linear filters, so
+    they fold into one kernel; applied along each axis it costs no more than the blur alone.
+    """
+    taps = np.arange(-4, 5, dtype=np.float64)
+    sigma = max(blur_percent / 100, 0.05)
+    lens = np.exp(-0.5 * (taps / sigma) ** 2)
+    lens /= lens.sum()
+    surround = np.exp(-0.5 * (taps / 0.7) ** 2)
+    surround /= surround.sum()
+    amount = sharpen_percent / 100
+    unsharp = -amount * surround
+    unsharp[4] += 1 + amount
+    kernel = np.convolve(lens, unsharp)[6:11]
+    return np.asarray(kernel / kernel.sum(), np.float32).reshape(-1, 1)
+
+
 def finish(
     image: Image,
     light: Light,
@@ -277,17 +326,9 @@ def finish(
     jpeg_quality: int | None,
     noise_scale: float = 1.0,
 ) -> Image:
-    """Applies light, glare, the camera's tone, lens distortion, defocus, sensor noise and JPEG."""
-    # the camera's tone response: a little less contrast and saturation than the scene, with
-    # lifted blacks, as consumer cameras and webcams deliver
-    saturation = float(rng.uniform(0.8, 1.0))
-    contrast = float(rng.uniform(0.86, 1.0))
-    mix = (
-        np.full((3, 3), (1 - saturation) / 3, np.float32) + np.eye(3, dtype=np.float32) * saturation
-    )
-    tone = np.hstack([mix * contrast, np.full((3, 1), 128 * (1 - contrast) + 4, np.float32)])
-    out: npt.NDArray[Any] = cv2.transform(image, tone)
-    out = cv2.multiply(out, gain_field(light, camera), scale=1 / GAIN_UNIT)
+    """Applies light, glare, lens distortion and softness, the camera's sharpening, sensor
+    noise, its tone curve and JPEG, in the order a camera does."""
+    out: npt.NDArray[Any] = cv2.multiply(image, gain_field(light, camera), scale=1 / GAIN_UNIT)
     glare = glare_spot(light, camera, rng)
     if glare is not None:
         # a screen blend toward the lamp's white: colours wash out rather than glow
@@ -295,13 +336,18 @@ def finish(
         white = np.full_like(out, 250)
         out = cv2.blendLinear(white, out, weight, np.float32(1.0) - weight)
     if camera.distorted:
-        map_x, map_y = camera.distortion_maps()
-        out = cv2.remap(out, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    if light.blur > 0.25:
-        out = cv2.GaussianBlur(out, (0, 0), light.blur)
+        fixed, fraction = camera.fast_distortion_maps()
+        out = cv2.remap(out, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # sharpening fades as the lens softens: a camera cannot restore what defocus took
+    sharpen = max(0.0, 0.25 - 0.25 * light.blur)
+    kernel = optics_kernel(round(light.blur * 100), round(sharpen * 100))
+    out = cv2.sepFilter2D(out, -1, kernel, kernel, borderType=cv2.BORDER_REPLICATE)
     sigma = light.noise * noise_scale
     if sigma > 0:
         out = add_sensor_noise(out, sensor_noise(image.shape[:2], rng), sigma)
+    # the camera's tone curve, with more middle contrast than the scene (applied last, after
+    # the noise, as in a camera); it also makes colours a little more saturated
+    out = cv2.LUT(out, tone_curve(round(light.punch * 100)))
     if jpeg_quality is not None:
         ok, encoded = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
         if ok:
@@ -327,12 +373,24 @@ def shadow_map(
     width, height = camera.size
     small: npt.NDArray[Any] = np.zeros((height // SHADOW_SCALE, width // SHADOW_SCALE), np.float32)
     px_per_mm = camera.focal / max(float(camera.position[2]), 1.0)
+    hulls = []
     for outline in outlines:
         pts = camera.project_undistorted(outline) / SHADOW_SCALE
         hull = cv2.convexHull(pts.astype(np.float32))
         cv2.fillConvexPoly(small, np.round(hull * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+        hulls.append(hull.reshape(-1, 2))
     blur = max(0.6, blur_mm * px_per_mm / SHADOW_SCALE)
-    small = cv2.GaussianBlur(small, (0, 0), blur)
+    if hulls:
+        # blur only around the shadows: beyond three deviations the blur adds nothing
+        every = np.concatenate(hulls)
+        reach = math.ceil(3 * blur) + 2
+        rows, cols = small.shape
+        x0, y0 = (max(int(v) - reach, 0) for v in np.floor(every.min(axis=0)))
+        x1 = min(int(np.ceil(every[:, 0].max())) + reach, cols)
+        y1 = min(int(np.ceil(every[:, 1].max())) + reach, rows)
+        if x1 > x0 and y1 > y0:
+            box = small[y0:y1, x0:x1]
+            box[:] = cv2.GaussianBlur(box, (0, 0), blur, borderType=cv2.BORDER_CONSTANT)
     np.minimum(small, 1.0, out=small)
     if keep_out is not None:
         pts = np.round(keep_out / SHADOW_SCALE * 16).astype(np.int32)

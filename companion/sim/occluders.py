@@ -137,7 +137,7 @@ def random_hand(rng: np.random.Generator, over_board: bool, varied: bool = False
         height,
         SKIN_TONES[int(rng.integers(0, len(SKIN_TONES)))],
         SLEEVES[int(rng.integers(0, len(SLEEVES)))],
-        float(rng.uniform(0.02, 0.09)),
+        float(rng.uniform(0.01, 0.06)),
         bool(rng.integers(0, 2)),
     )
     if varied:
@@ -173,7 +173,7 @@ def vary_hand(hand: Hand, rng: np.random.Generator, over_board: bool = True) -> 
         height,
         (int(skin[0]), int(skin[1]), int(skin[2])),
         sleeves[int(rng.integers(0, len(sleeves)))],
-        float(rng.uniform(0.0, 0.12)),
+        float(rng.uniform(0.0, 0.08)),
         hand.right_handed,
         pose,
         "white" if rng.integers(0, 2) else "black",
@@ -244,7 +244,7 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
     curls = (0.12, 0.16, 0.24, 0.3)
     strays = (0.03, 0.0, -0.03, -0.1)
     for index, offset in enumerate((1.5, 0.5, -0.5, -1.5)):
-        base = knuckles + side * thumb_side * offset * 17.0
+        base = knuckles + side * thumb_side * offset * 16.5
         angle = thumb_side * (offset * hand.spread + strays[index])
         direction = forward * math.cos(angle) + side * math.sin(angle)
         length = lengths[index] * (1.0 - 0.5 * curls[index])
@@ -252,9 +252,9 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
         digits.append(
             part(
                 [
-                    (base, h + 2, 9.2),
-                    (base + direction * length * 0.55, h - 6 - dip * 0.4, 8.2),
-                    (base + direction * length, h - 16 - dip, 6.8),
+                    (base, h + 2, 9.6),
+                    (base + direction * length * 0.55, h - 6 - dip * 0.4, 8.7),
+                    (base + direction * length, h - 16 - dip, 7.4),
                 ],
                 hand.skin,
             )
@@ -630,7 +630,8 @@ def _shade_limbs(
             merged = np.where(is_skin_small[box] > 0.5, blended, profile)
             relief[box] = relief[box] * (1 - weight) + merged * weight
             is_skin_small[box] = np.maximum(is_skin_small[box], weight)
-    relief = cv2.GaussianBlur(relief, (0, 0), 1.2)
+    knuckles, flush = _joints(small, hand, camera, orientation, offset, scale)
+    relief = cv2.GaussianBlur(relief + knuckles * is_skin_small, (0, 0), 1.2)
     dx = cv2.Sobel(relief, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     dy = cv2.Sobel(relief, cv2.CV_32F, 0, 1, ksize=3) / 8.0
     norm = np.sqrt(dx * dx + dy * dy + 1.0)
@@ -639,14 +640,16 @@ def _shade_limbs(
     steep = 1.0 - 1.0 / norm  # 0 on top of a limb, toward 1 at its silhouette
     # light scattered under the skin: shade turns warm and red rather than grey; skin is
     # mottled and has a faint sheen; cloth has soft folds
-    mottle = _mottle(*small, hand)
+    # blood shows through where the skin is thin or creased: knuckles, joints and fingertips
+    # are pinker than the back of the hand; fine pores and creases break up the tone
+    mottle = _mottle(*small, hand) * _pores(*small, hand)
     fabric = _fabric_folds(*small, hand, camera, orientation, offset, scale)
     share = is_skin_small
     gain = np.stack(
         [
-            shading * (share * (1.0 - 0.22 * steep) * mottle + (1 - share) * fabric),
-            shading * (share * (1.0 - 0.12 * steep) * mottle + (1 - share) * fabric),
-            shading * (share * (1.0 + 0.04 * steep) * mottle + (1 - share) * fabric),
+            shading * (share * (1.0 - 0.22 * steep - 0.1 * flush) * mottle + (1 - share) * fabric),
+            shading * (share * (1.0 - 0.12 * steep - 0.07 * flush) * mottle + (1 - share) * fabric),
+            shading * (share * (1.0 + 0.04 * steep + 0.06 * flush) * mottle + (1 - share) * fabric),
         ],
         axis=-1,
     )
@@ -659,6 +662,54 @@ def _shade_limbs(
         gloss_bytes = cv2.resize(gloss_bytes, (cols, rows), interpolation=cv2.INTER_LINEAR)
     lit = cv2.add(cv2.multiply(albedo, gain_bytes, scale=1 / 128), gloss_bytes)
     cv2.copyTo(lit, covered, roi)
+
+
+def _joints(
+    small: tuple[int, int],
+    hand: Hand,
+    camera: Camera,
+    orientation: board.Orientation,
+    offset: tuple[int, int],
+    scale: int,
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Knuckle bumps (pixels of height) and the flush of the joints and fingertips (0-1), on
+    the shading grid: each digit's base, middle joint and tip, as soft round spots."""
+    bumps = np.zeros(small, np.float32)
+    flush = np.zeros(small, np.float32)
+    shift = np.array(offset, np.float64)
+    px_per_mm = camera.focal / max(float(camera.position[2]) - hand.height, 1.0) / scale
+    for centres, radii, _ in _build(hand)[1]:
+        points = (camera.project_undistorted(_world(centres, orientation)) - shift) / scale
+        for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
+            size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
+            spot = (round(centre[0]), round(centre[1]))
+            strength = (0.6, 0.5, 1.0)[min(index, 2)]
+            cv2.circle(flush, spot, size, strength, -1, cv2.LINE_AA)
+            if index == 0:
+                cv2.circle(bumps, spot, size, radius * px_per_mm * 0.35, -1, cv2.LINE_AA)
+    blur = max(1.0, 4.0 * px_per_mm)
+    return (
+        np.asarray(cv2.GaussianBlur(bumps, (0, 0), blur), np.float32),
+        np.asarray(cv2.GaussianBlur(flush, (0, 0), blur), np.float32),
+    )
+
+
+@lru_cache(maxsize=1)
+def _pore_slab() -> npt.NDArray[np.float32]:
+    """Fine noise (about 0 +- 1, a pixel or two across) for the skin's small-scale texture."""
+    rng = np.random.default_rng(4242)
+    fine: npt.NDArray[Any] = rng.standard_normal((384, 384)).astype(np.float32)
+    fine = cv2.GaussianBlur(fine, (0, 0), 0.7)
+    return np.asarray(fine / float(fine.std()), np.float32)
+
+
+def _pores(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
+    slab: npt.NDArray[Any] = _pore_slab()
+    if rows > slab.shape[0] or cols > slab.shape[1]:
+        slab = np.tile(slab, (rows // slab.shape[0] + 1, cols // slab.shape[1] + 1))
+    dy = int(abs(hand.y * 3 + hand.x)) % max(slab.shape[0] - rows, 1)
+    dx = int(abs(hand.x * 3 + hand.y)) % max(slab.shape[1] - cols, 1)
+    return np.asarray(1.0 + 0.012 * slab[dy : dy + rows, dx : dx + cols], np.float32)
 
 
 @lru_cache(maxsize=2)
@@ -685,7 +736,7 @@ def _window(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
 
 def _mottle(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
     """Skin is never one flat tone: faint blotches of a few millimetres."""
-    return np.asarray(1.0 + 0.035 * _window(rows, cols, hand), np.float32)
+    return np.asarray(1.0 + 0.02 * _window(rows, cols, hand), np.float32)
 
 
 def _fabric_folds(
@@ -709,7 +760,7 @@ def _fabric_folds(
     position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
     noise = _window(rows, cols, hand)
     period = max(float(camera.focal) / max(float(camera.position[2]), 1.0) * 45.0, 8.0)
-    folds = np.sin(position / period * 2 * math.pi + noise * 3.0)
+    folds = np.sin(position / period * 2 * math.pi + noise * 1.2)
     return np.asarray(1.0 + 0.07 * folds * (0.6 + 0.4 * noise) + 0.03 * noise, np.float32)
 
 

@@ -6,8 +6,10 @@ placements it used. :func:`random_scene` fills what a caller leaves open from th
 
 Drawing order, back to front: the table, the board painted on its plane (one warp of a cached
 texture), the visible outer sides and inner walls of the case, the raised frame and bar (a
-second warp), soft contact shadows, checkers and dice by depth, the doubling cube (before the
-case when the case hides it), the hand's shadow and the hand, then the light, lens and sensor
+second warp), soft contact shadows (of the checkers, dice and the things on the table), the
+things on the table (:mod:`companion.sim.clutter`, never in front of the board), checkers and
+dice by depth, the doubling cube (before the case when the case hides it), the hand's shadow
+and the hand, then the light, lens, sensor and the camera's processing
 (:func:`companion.sim.lighting.finish`).
 """
 
@@ -24,7 +26,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.errors import CompanionError
-from companion.sim import board, checkers, dice, lighting, occluders, truth, variety
+from companion.sim import board, checkers, clutter, dice, lighting, occluders, truth, variety
 from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
 from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
@@ -164,6 +166,10 @@ class Scene:
     cube_seed: int | None = None
     """Seed of the cube's resting spot (``None``: the frame's seed); a sequence keeps the cube
     where it lies until a player moves it."""
+    clutter: bool = False
+    """Things on the table around the board (a score pad, a cup, a mug, a phone...), placed
+    from the light's seed so that a sequence keeps them: see :mod:`companion.sim.clutter`.
+    :func:`random_scene` turns them on."""
     opening_roll: bool = False
     """The dice are the opening roll: the first is white's, the second black's, each rolled
     into its own roller's right-hand half (``dice_valid`` is judged that way)."""
@@ -223,6 +229,7 @@ def random_scene(seed: int, board_like: BoardLike, **fixed: object) -> Scene:
         "jpeg_quality": int(rng.integers(70, 96)),
         "cube": _random_cube(rng),
         "seed": seed,
+        "clutter": True,
     }
     if fixed.get("vary"):
         # variety also reaches for the boards and sets a plain seed never draws
@@ -314,19 +321,16 @@ def _draw_case(
         fill(image, camera.project_undistorted(world), tuple(frame_colour * shade))
     # the raised frame and bar: the same texture warped at the frame's height, strip by strip
     raised = camera.plane_homography(board.FRAME_HEIGHT) @ to_world
-    width, height = size
     for x0, y0, x1, y1 in board.frame_strips():
         corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float64)
         strip = np.column_stack(
             [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
         )
         pts = camera.project_undistorted(strip)
-        left, top = np.floor(pts.min(axis=0)).astype(int) - 1
-        right, bottom = np.ceil(pts.max(axis=0)).astype(int) + 2
-        left, top = max(left, 0), max(top, 0)
-        right, bottom = min(right, width), min(bottom, height)
-        if right <= left or bottom <= top:
+        box = _pixel_box(pts, size)
+        if box is None:
             continue
+        left, top, right, bottom = box
         shift = np.array([[1.0, 0.0, -left], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
         roi_size = (int(right - left), int(bottom - top))
         warped = cv2.warpPerspective(texture, shift @ raised, roi_size, flags=cv2.INTER_LINEAR)
@@ -335,17 +339,28 @@ def _draw_case(
         cv2.copyTo(warped, mask, image[top:bottom, left:right])
 
 
+def _pixel_box(pts: FloatArray, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The whole-pixel box (left, top, right, bottom) around ``pts`` within the image, or
+    ``None`` when it lies outside."""
+    left, top = np.floor(pts.min(axis=0)).astype(int) - 1
+    right, bottom = np.ceil(pts.max(axis=0)).astype(int) + 2
+    left, top = max(int(left), 0), max(int(top), 0)
+    right, bottom = min(int(right), size[0]), min(int(bottom), size[1])
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
+
+
 def _object_shadows(
-    camera: Camera,
     orientation: Orientation,
     placed: Sequence[checkers.CheckerPlacement],
+    key_points: FloatArray,
     poses: Sequence[dice.DiePose],
     light: lighting.Light,
 ) -> list[FloatArray]:
-    outlines = []
-    for checker in placed:
-        direction = light.direction_at(*orientation.to_world(checker.x, checker.y))
-        outlines.append(checkers.shadow_outline(checker, orientation, direction))
+    outlines: list[FloatArray] = []
+    if placed:
+        outlines.extend(checkers.shadow_outlines(placed, key_points, light.lamp))
     for pose in poses:
         direction = light.direction_at(*orientation.to_world(pose.x, pose.y))
         outlines.append(dice.shadow_outline(pose, orientation, direction))
@@ -465,6 +480,9 @@ def render(scene: Scene) -> Frame:
         image = variation.table_image((width, height))
     else:
         image = board.table_texture(style.table, style.table_surface, (width, height)).copy()
+    items: tuple[clutter.Item, ...] = ()
+    if scene.clutter:
+        items = clutter.random_items(np.random.default_rng([light_seed, 11]), camera)
     # the case's soft shadow on the table
     case_outline = np.column_stack(
         [orientation.to_world_array(board.outline()), np.full(4, -board.BOX_DEPTH)]
@@ -486,31 +504,34 @@ def render(scene: Scene) -> Frame:
         if cube_behind:
             _draw_cube(image, camera, cube_pose, orientation, light)
     _draw_case(image, camera, orientation, scene, light, variation)
+    key_points = checkers.all_key_points(placed, orientation)
     object_shadows = lighting.shadow_map(
         camera,
-        _object_shadows(camera, orientation, placed, poses, light),
+        _object_shadows(orientation, placed, key_points, poses, light)
+        + clutter.shadow_outlines(items, light),
         light.shadow_blur_mm,
     )
     lighting.darken(image, camera, [(case_shadow, 0.5), (object_shadows, light.shadow_strength)])
+    clutter.draw_items(image, camera, items, light)
     # checkers and dice, farthest first
-    objects: list[tuple[float, int, object]] = []
-    for checker in placed:
-        wx, wy = orientation.to_world(checker.x, checker.y)
-        depth = float(camera.depth(np.array([wx, wy, checkers.top_height(checker)])))
-        objects.append((depth, 0, checker))
+    objects: list[tuple[float, int, int]] = []
+    projected = camera.project_undistorted(key_points)
+    tops = [(*orientation.to_world(c.x, c.y), checkers.top_height(c)) for c in placed]
+    depths = camera.depth(np.array(tops, np.float64).reshape(-1, 3))
+    objects.extend((float(depth), 0, index) for index, depth in enumerate(depths))
     for index, pose in enumerate(poses):
         wx, wy = orientation.to_world(pose.x, pose.y)
         depth = float(camera.depth(np.array([wx, wy, pose.height + dice.SIZE / 2]))) - 4.0
         objects.append((depth, 1, index))
     for _, kind, item in sorted(objects, key=lambda o: -o[0]):
         if kind == 0:
-            assert isinstance(item, checkers.CheckerPlacement)
-            wx, wy = orientation.to_world(item.x, item.y)
+            checker = placed[item]
+            wx, wy = orientation.to_world(checker.x, checker.y)
+            direction = light.direction_at(wx, wy)
             checkers.draw_checker(
-                image, camera, item, orientation, looks, light.direction_at(wx, wy)
+                image, camera, checker, orientation, looks, direction, projected[item]
             )
             continue
-        assert isinstance(item, int)
         pose = poses[item]
         wx, wy = orientation.to_world(pose.x, pose.y)
         direction = light.direction_at(wx, wy, pose.height)
@@ -529,14 +550,15 @@ def render(scene: Scene) -> Frame:
         hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction, looks)
     image = lighting.finish(image, light, camera, rng, scene.jpeg_quality, scene.noise)
     if camera.distorted and hand_mask is not None:
-        map_x, map_y = camera.distortion_maps()
-        hand_mask = np.asarray(cv2.remap(hand_mask, map_x, map_y, cv2.INTER_LINEAR), np.uint8)
+        fixed, fraction = camera.fast_distortion_maps()
+        hand_mask = np.asarray(cv2.remap(hand_mask, fixed, fraction, cv2.INTER_LINEAR), np.uint8)
     cube_json = cube_truth(cube_pose, camera, orientation) if cube_pose is not None else None
     frame_truth = _truth(
         scene, camera, orientation, light, poses, hand, hand_mask, stack, cube_json
     )
     if variation is not None:
         frame_truth["variation"] = variation.to_json()
+    frame_truth["table_items"] = [item.to_json() for item in items]
     return Frame(image, frame_truth, tuple(placed), tuple(poses), camera, hand_mask)
 
 

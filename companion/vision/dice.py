@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -47,8 +48,10 @@ from companion.vision.plane import (
     CameraModel,
     Image,
     Matrix,
-    to_image,
     to_plane,
+    view_column,
+    view_pixel,
+    view_row,
     warp_patch,
 )
 from companion.vision.reading import DieReading
@@ -157,6 +160,47 @@ class FoundDie:
     something this lies nearer to it than a flat die's foot could."""
 
 
+class _Heights:
+    """The camera's homographies from the image to the plane at each height a die is looked at
+    (its top's, the plane view's, a checker's), and back, each made once: a frame looks at the
+    same few heights dozens of times, and the frames of a game share one camera."""
+
+    def __init__(self, camera: CameraModel) -> None:
+        self.camera = camera
+        self._to_plane: dict[float, Matrix] = {}
+        self._to_image: dict[float, Matrix] = {}
+
+    def to_plane_matrix(self, height: float) -> Matrix:
+        """Image pixels to plane (x, y) for points ``height`` mm above the board."""
+        if height not in self._to_plane:
+            self._to_plane[height] = self.camera.image_to_plane_at(height)
+        return self._to_plane[height]
+
+    def to_image(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
+        """Where plane point ``xy``, ``height`` mm up, shows in the image."""
+        if height not in self._to_image:
+            self._to_image[height] = np.asarray(
+                np.linalg.inv(self.to_plane_matrix(height)), dtype=np.float64
+            )
+        return to_plane(self._to_image[height], xy)  # the inverse homography, applied
+
+    def to_plane(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
+        """The plane point, ``height`` mm up, that image pixel ``xy`` shows."""
+        return to_plane(self.to_plane_matrix(height), xy)
+
+    def seen_at(self, xy: tuple[float, float], height: float, other: float) -> tuple[float, float]:
+        """The plane point at height ``other`` that shows where the point ``xy`` at ``height``
+        does (the camera's ray through both)."""
+        return self.to_plane(self.to_image(xy, height), other)
+
+
+@lru_cache(maxsize=4)
+def _heights(image_to_plane: bytes, width: int, height: int) -> _Heights:
+    """The :class:`_Heights` of a board's homography (as bytes) and frame size."""
+    matrix = np.frombuffer(image_to_plane, dtype=np.float64).reshape(3, 3)
+    return _Heights(CameraModel(matrix, (width, height)))
+
+
 def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, int, int, int]:
     corners = np.array(
         [
@@ -173,50 +217,56 @@ def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, in
     return max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
 
 
-def _spots(image: Image, camera: CameraModel, image_to_plane: Matrix) -> npt.NDArray[np.float64]:
+def _spots(image: Image, heights: _Heights, image_to_plane: Matrix) -> npt.NDArray[np.float64]:
     """Pip-like spots as rows ``(x_mm, y_mm, strength)`` on the die-top plane."""
     height, width = image.shape[:2]
     plane_to_image: Matrix = np.linalg.inv(image_to_plane).astype(np.float64)
     x0, y0, x1, y1 = _board_box(plane_to_image, width, height)
     if x1 - x0 < 16 or y1 - y0 < 16:
         return np.zeros((0, 3))
-    gray = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    # one workspace for the frame-sized steps, each written into a slice of it: the kernel
+    # backs a block this large with huge pages, where a fresh array per step cost thousands of
+    # page faults (more time than the arithmetic)
+    work = np.empty((6, y1 - y0, x1 - x0), np.float32)
+    gray = work[0]
+    gray[...] = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
     centre = np.array([[[g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2]]])
     a = cv2.perspectiveTransform(centre, plane_to_image)[0, 0]
     b = cv2.perspectiveTransform(centre + np.array([[[10.0, 0.0]]]), plane_to_image)[0, 0]
     px_per_mm = float(np.linalg.norm(b - a)) / 10.0
     sigma = max(0.085 * g.DIE_SIZE * px_per_mm / math.sqrt(2), 0.7)
-    blurred = cv2.GaussianBlur(gray, (0, 0), sigma)
-    dxx = cv2.Sobel(blurred, cv2.CV_32F, 2, 0, ksize=3)
-    dyy = cv2.Sobel(blurred, cv2.CV_32F, 0, 2, ksize=3)
-    dxy = cv2.Sobel(blurred, cv2.CV_32F, 1, 1, ksize=3)
+    blurred = cv2.GaussianBlur(gray, (0, 0), sigma, dst=work[1])
+    dxx = cv2.Sobel(blurred, cv2.CV_32F, 2, 0, dst=work[2], ksize=3)
+    dyy = cv2.Sobel(blurred, cv2.CV_32F, 0, 2, dst=work[3], ksize=3)
+    dxy = cv2.Sobel(blurred, cv2.CV_32F, 1, 1, dst=work[4], ksize=3)
     # determinant of the Hessian: large for round spots of either polarity, ~0 along edges
     # (OpenCV's own arithmetic: a whole frame's worth, several times faster than numpy's)
-    blob = cv2.subtract(
-        cv2.multiply(dxx, dyy, scale=sigma**4), cv2.multiply(dxy, dxy, scale=sigma**4)
-    )
+    blob = cv2.multiply(dxx, dyy, dst=work[5], scale=sigma**4)
+    cv2.subtract(blob, cv2.multiply(dxy, dxy, dst=work[0], scale=sigma**4), dst=blob)
     size = max(3, round(sigma * 3) | 1)
-    grown = cv2.dilate(blob, np.ones((size, size), np.uint8))
+    grown = cv2.dilate(blob, np.ones((size, size), np.uint8), dst=work[1])
     strong = cv2.compare(blob, SPOT_LEVEL, cv2.CMP_GT)  # type: ignore[call-overload]
-    peaks = cv2.bitwise_and(cv2.compare(blob, grown, cv2.CMP_GE), strong)
+    peaks = cv2.bitwise_and(cv2.compare(blob, grown, cv2.CMP_GE), strong, dst=strong)
     found = cv2.findNonZero(peaks)
     if found is None:
         return np.zeros((0, 3))
+    row = blob.shape[1]
     xs, ys = found.reshape(-1, 2)[:, 0], found.reshape(-1, 2)[:, 1]
+    at = ys * row + xs  # flat indices: np.take is much the fastest
     # pips are round: both curvatures alike (the gap where two checkers touch is not)
-    a, b, c = dxx[ys, xs], dyy[ys, xs], dxy[ys, xs]
+    a, b, c = dxx.take(at), dyy.take(at), dxy.take(at)
     spread = np.sqrt((a - b) ** 2 + 4 * c * c)
     small = np.abs((a + b) / 2) - spread / 2
     large = np.abs((a + b) / 2) + spread / 2
-    round_enough = small >= ROUNDNESS * large
-    ys, xs = ys[round_enough], xs[round_enough]
-    if len(xs) == 0:
+    at = at[small >= ROUNDNESS * large]
+    if len(at) == 0:
         return np.zeros((0, 3))
-    strength = np.sqrt(np.maximum(blob[ys, xs], 0.0))
-    if len(xs) > 400:
+    strength = np.sqrt(np.maximum(blob.take(at), 0.0))
+    if len(at) > 400:
         keep = np.argsort(-strength)[:400]
-        xs, ys, strength = xs[keep], ys[keep], strength[keep]
-    top = camera.image_to_plane_at(g.DIE_SIZE)
+        at, strength = at[keep], strength[keep]
+    ys, xs = np.divmod(at, row)
+    top = heights.to_plane_matrix(g.DIE_SIZE)
     pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
     mm = cv2.perspectiveTransform(pts[None], top)[0]
     return np.column_stack([mm, strength])
@@ -244,8 +294,8 @@ def _read_face(
     """
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     step = PIP_STEP * PATCH_PX_PER_MM
-    contrast = pips.pip_contrast(lab, step)
-    every = pips.find_spots(contrast, step, SPOT_CONTRAST, np.ascontiguousarray(lab[..., 0]))
+    difference = pips.pip_difference(lab, step)
+    every = pips.find_spots(pips.contrast_of(difference), step, SPOT_CONTRAST, difference)
     spots = pips.round_spots(every)
     if len(spots) == 0:
         return None
@@ -275,7 +325,7 @@ def _read_face(
 
 
 def _read_candidate(
-    image: Image, camera: CameraModel, centre: tuple[float, float], surface: float
+    image: Image, heights: _Heights, centre: tuple[float, float], surface: float
 ) -> tuple[pips.FaceRead, tuple[float, float], npt.NDArray[np.float64]] | None:
     """Reads the face near ``centre`` with the die resting on ``surface`` (mm up).
 
@@ -283,8 +333,7 @@ def _read_candidate(
     are (:func:`pips.fit_grids`, at a few steps); the face's own pixels then choose the value
     (:func:`pips.explain_face`). None when nothing there reads as a die's face.
     """
-    top = camera.image_to_plane_at(surface + g.DIE_SIZE)
-    patch = _patch(image, top, centre)
+    patch = _patch(image, heights.to_plane_matrix(surface + g.DIE_SIZE), centre)
     middle = PATCH_MM * PATCH_PX_PER_MM / 2
     read = _read_face(patch, (middle, middle), OUTLINE_REACH * PATCH_PX_PER_MM, STEP_FACTORS)
     if read is None:
@@ -363,14 +412,30 @@ def tilt_evidence(
     )
 
 
+def _ring(radii: npt.ArrayLike, points: int) -> npt.NDArray[np.float64]:
+    """Offsets ``(dx, dy)`` (as two rows) of ``points`` evenly spaced round a circle of each
+    radius, circle by circle."""
+    angles = np.tile(np.linspace(0, 2 * math.pi, points, endpoint=False), np.size(radii))
+    radius = np.repeat(radii, points)
+    return np.array([radius * np.cos(angles), radius * np.sin(angles)])
+
+
+_ON_CHECKER_RING = _ring(12.0, 16)
+"""Where a die resting on a checker shows checker colour all round (mm from its centre)."""
+_TOUCH_REACH = g.DIE_SIZE * 0.71 + 3.0
+"""Just beyond a flat die's corners (mm from its centre)."""
+_TOUCH_RINGS = _ring([_TOUCH_REACH, _TOUCH_REACH + TOUCH_SLACK], 24)
+"""Where something a die may lean on is looked for: two rings, see :func:`_touches_something`."""
+_JUNCTION_RING = _ring(JUNCTION_REACH, 8).T
+"""Eight points round a spot, each opposite the one four on (see :func:`_between_checkers`)."""
+
+
 def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> float:
     """How much of a ring round the die shows checker colour (all of it: it rests on a
     checker; little of it: it lies on the board)."""
     scale = maps.scale
-    angles = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    radius = 12.0
-    xs = np.round((centre[0] + radius * np.cos(angles) - VIEW_LEFT) * scale).astype(int)
-    ys = np.round((centre[1] + radius * np.sin(angles) - VIEW_TOP) * scale).astype(int)
+    xs = np.round((centre[0] + _ON_CHECKER_RING[0] - VIEW_LEFT) * scale).astype(int)
+    ys = np.round((centre[1] + _ON_CHECKER_RING[1] - VIEW_TOP) * scale).astype(int)
     h, w = maps.foreground.shape
     ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     if ok.sum() < 8:
@@ -388,7 +453,7 @@ def _touches_something(
     other die; judged on a ring just outside the die's corners.
     """
     x, y = centre
-    reach = g.DIE_SIZE * 0.71 + 3.0
+    reach = _TOUCH_REACH
     if any(math.dist(centre, die.view_mm) < g.DIE_SIZE * 1.5 + 3.0 for die in others):
         return True
     near_wall = (
@@ -399,20 +464,21 @@ def _touches_something(
         return near_wall
     # two rings: a leaning die's foot is only roughly known, and a dark checker on a dark
     # board shows faintly: better a die left unsure than a cocked one called flat
-    angles = np.linspace(0, 2 * math.pi, 24, endpoint=False)
-    radii = np.repeat([reach, reach + TOUCH_SLACK], len(angles))
-    angles = np.tile(angles, 2)
-    xs = np.round((x + radii * np.cos(angles) - VIEW_LEFT) * maps.scale).astype(int)
-    ys = np.round((y + radii * np.sin(angles) - VIEW_TOP) * maps.scale).astype(int)
+    xs = np.round((x + _TOUCH_RINGS[0] - VIEW_LEFT) * maps.scale).astype(int)
+    ys = np.round((y + _TOUCH_RINGS[1] - VIEW_TOP) * maps.scale).astype(int)
     h, w = maps.foreground.shape
     ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
     return bool(np.any(maps.foreground[ys[ok], xs[ok]] > TOUCH_FOREGROUND))
 
 
 def _stands_out(
-    maps: PlaneMaps, view_to: Matrix, top: Matrix, face: pips.FaceRead, face_mm: tuple[float, float]
+    maps: PlaneMaps,
+    heights: _Heights,
+    top: float,
+    face: pips.FaceRead,
+    face_mm: tuple[float, float],
 ) -> bool:
-    """Whether the face's pips differ from the empty board where they lie.
+    """Whether the face's pips, ``top`` mm up, differ from the empty board where they lie.
 
     Spots that belong to the board (stitching, nails, a tray's corners) were learned at
     calibration; a die's pips were not, even where the die's face matches the board. (The gap
@@ -424,9 +490,8 @@ def _stands_out(
     for a, b in face.cells:
         dx, dy = face.offset(a, b)
         pip = (face_mm[0] + dx / PATCH_PX_PER_MM, face_mm[1] + dy / PATCH_PX_PER_MM)
-        x, y = to_plane(view_to, to_image(top, pip))
-        col = round((x - VIEW_LEFT) * maps.scale)
-        row = round((y - VIEW_TOP) * maps.scale)
+        x, y = heights.seen_at(pip, top, VIEW_HEIGHT)
+        col, row = view_pixel(x, y, maps.scale)
         if not (1 <= col < w - 1 and 1 <= row < h - 1):
             return True  # off the view: nothing was learned there to compare with
         seen.append(float(maps.tolerant[row - 1 : row + 2, col - 1 : col + 2].max()))
@@ -434,10 +499,10 @@ def _stands_out(
         return True
     # pips near an edge of the board's pattern (a point's side) fall within what the board
     # showed there: the die's body, or its outline, must then show
-    x, y = to_plane(view_to, to_image(top, face_mm))
+    x, y = heights.seen_at(face_mm, top, VIEW_HEIGHT)
     half = g.DIE_SIZE * 0.35
-    x0, x1 = round((x - half - VIEW_LEFT) * maps.scale), round((x + half - VIEW_LEFT) * maps.scale)
-    y0, y1 = round((y - half - VIEW_TOP) * maps.scale), round((y + half - VIEW_TOP) * maps.scale)
+    x0, x1 = view_column(x - half, maps.scale), view_column(x + half, maps.scale)
+    y0, y1 = view_row(y - half, maps.scale), view_row(y + half, maps.scale)
     rows, cols = slice(max(y0, 0), y1 + 1), slice(max(x0, 0), x1 + 1)
     return _differs(maps.foreground[rows, cols], maps.tolerant[rows, cols]) >= DIE_FOREGROUND
 
@@ -459,32 +524,28 @@ def _between_checkers(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
     neighbouring stacks meet). The board showing in such a gap is as round and as dark as a
     pip; a die cannot lie there (it would rest across the checkers). A die resting on a
     checker shows checker all round, one beside a checker shows it on one side only."""
-    angles = np.arange(8) * (math.pi / 4)
-    ring = np.column_stack([np.cos(angles), np.sin(angles)]) * JUNCTION_REACH + np.array(xy)
-    checker = _checker_at(maps, ring)
+    checker = _checker_at(maps, _JUNCTION_RING + np.array(xy))
     both = checker[:4] & checker[4:]
     neither = ~checker[:4] & ~checker[4:]
     return bool(both.any() and neither.any())
 
 
-def _differs_from_board(
-    maps: PlaneMaps, view_to: Matrix, spot_plane: Matrix, centre: tuple[float, float]
-) -> bool:
-    """Whether anything differs from the empty board round a pip-like spot (a cheap test
-    before a die is looked for there)."""
-    x, y = to_plane(view_to, to_image(spot_plane, centre))
+def _differs_from_board(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
+    """Whether anything differs from the empty board round a pip-like spot seen at ``xy`` on
+    the plane view (a cheap test before a die is looked for there)."""
+    x, y = xy
     h, w = maps.foreground.shape
     half = CANDIDATE_REACH
-    x0 = max(round((x - half - VIEW_LEFT) * maps.scale), 0)
-    x1 = min(round((x + half - VIEW_LEFT) * maps.scale) + 1, w)
-    y0 = max(round((y - half - VIEW_TOP) * maps.scale), 0)
-    y1 = min(round((y + half - VIEW_TOP) * maps.scale) + 1, h)
+    x0 = max(view_column(x - half, maps.scale), 0)
+    x1 = min(view_column(x + half, maps.scale) + 1, w)
+    y0 = max(view_row(y - half, maps.scale), 0)
+    y1 = min(view_row(y + half, maps.scale) + 1, h)
     if x1 <= x0 or y1 <= y0:
         return True  # off the view: nothing was learned there to compare with
     if _differs(maps.foreground[y0:y1, x0:x1], maps.tolerant[y0:y1, x0:x1]) >= DIE_FOREGROUND:
         return True
     # a die the colour of the board shows only its pips: the spot itself must be new
-    col, row = round((x - VIEW_LEFT) * maps.scale), round((y - VIEW_TOP) * maps.scale)
+    col, row = view_pixel(x, y, maps.scale)
     spot = maps.tolerant[max(row - 1, 0) : row + 2, max(col - 1, 0) : col + 2]
     return spot.size > 0 and float(spot.max()) >= PIP_FOREGROUND
 
@@ -512,10 +573,8 @@ def find_dice(
     is no die's pip explains only itself. At most :data:`MAX_CANDIDATES` reads are made.
     """
     height, width = image.shape[:2]
-    camera = CameraModel(image_to_plane, (width, height))
-    spots = _spots(image, camera, image_to_plane)
-    spot_plane = camera.image_to_plane_at(g.DIE_SIZE)
-    view_to = camera.image_to_plane_at(VIEW_HEIGHT)
+    heights = _heights(np.asarray(image_to_plane, dtype=np.float64).tobytes(), width, height)
+    spots = _spots(image, heights, image_to_plane)
     inside = (
         (spots[:, 0] > VIEW_LEFT)
         & (spots[:, 0] < VIEW_RIGHT)
@@ -537,30 +596,30 @@ def find_dice(
         index = int(open_spots[0])
         explained[index] = True
         centre = (float(spots[index, 0]), float(spots[index, 1]))
+        seen = heights.seen_at(centre, g.DIE_SIZE, VIEW_HEIGHT)  # where the plane view shows it
         if maps is not None and (
-            not _differs_from_board(maps, view_to, spot_plane, centre)
-            or _between_checkers(maps, to_plane(view_to, to_image(spot_plane, centre)))
+            not _differs_from_board(maps, seen) or _between_checkers(maps, seen)
         ):
             # the board's own spots (stitching, hinges, a tray's corner) were learned empty:
             # no need to read them
             explained |= np.hypot(spots[:, 0] - centre[0], spots[:, 1] - centre[1]) < SAME_PATCH
             continue
         reads += 1
-        result = _read_candidate(image, camera, centre, 0.0)
+        result = _read_candidate(image, heights, centre, 0.0)
         if result is None:
             # its neighbours would show the same patch: do not spend reads on them
             explained |= np.hypot(spots[:, 0] - centre[0], spots[:, 1] - centre[1]) < SAME_PATCH
             continue
         face, face_mm, spots_px = result
         # resting on a checker? judged round the face found; the face then lies higher
-        view_centre = to_plane(view_to, to_image(spot_plane, face_mm))
+        view_centre = heights.seen_at(face_mm, g.DIE_SIZE, VIEW_HEIGHT)
         share = _on_checker(maps, view_centre) if maps is not None else 0.0
         on_checker = share >= ON_CHECKER_SHARE
         # between plainly on a checker and plainly beside one, where it rests is a guess
         rest_unclear = ON_CHECKER_UNCLEAR[0] < share < ON_CHECKER_UNCLEAR[1]
         surface = CHECKER_THICKNESS if on_checker else 0.0
         if on_checker:
-            raised = _read_candidate(image, camera, face_mm, surface)
+            raised = _read_candidate(image, heights, face_mm, surface)
             if raised is not None:
                 face, face_mm, spots_px = raised
         near_face = np.hypot(spots[:, 0] - face_mm[0], spots[:, 1] - face_mm[1]) < g.DIE_SIZE * 0.75
@@ -571,11 +630,11 @@ def find_dice(
         if any(die.face_confidence >= face.confidence - CLEARER for die in same):
             continue
         found = [die for die in found if die not in same]
-        top = camera.image_to_plane_at(surface + g.DIE_SIZE)
-        centre_px = to_image(top, face_mm)
-        if maps is not None and not _stands_out(maps, view_to, top, face, face_mm):
+        top = surface + g.DIE_SIZE
+        centre_px = heights.to_image(face_mm, top)
+        if maps is not None and not _stands_out(maps, heights, top, face, face_mm):
             continue
-        predicted = _predicted_sides(camera, face_mm, face, surface)
+        predicted = _predicted_sides(heights.camera, face_mm, face, surface)
         excess = tilt_evidence(face.aspect, _side_spots(spots_px, face, PATCH_PX_PER_MM), predicted)
         flat = bool(excess <= 0.0)
         sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
@@ -590,9 +649,7 @@ def find_dice(
             # a die can only be cocked against something: a free-standing die lies flat; one
             # touching a checker, a wall or the other die must show it (a square face of four
             # or more pips, no side beyond what a flat die shows) or its rest is unsure
-            footprint = to_plane(
-                view_to, to_image(camera.image_to_plane_at(g.DIE_SIZE / 2), face_mm)
-            )
+            footprint = heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT)
             if not _touches_something(maps, footprint, found):
                 sureness = 1.0
             else:
@@ -609,14 +666,13 @@ def find_dice(
             confidence=min(face.confidence, sureness),
             on_checker=on_checker,
         )
-        middle = camera.image_to_plane_at(surface + g.DIE_SIZE / 2)
-        foot = to_plane(camera.image_to_plane_at(surface), to_image(middle, face_mm))
+        foot = heights.seen_at(face_mm, surface + g.DIE_SIZE / 2, surface)
         found.append(
             FoundDie(
                 reading,
                 face_mm,
                 surface + g.DIE_SIZE,
-                to_plane(view_to, centre_px),
+                heights.to_plane(centre_px, VIEW_HEIGHT),
                 face.confidence,
                 foot,
             )
@@ -628,8 +684,7 @@ def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:
     """1 where a die (with its shadow and sides) hides the board in the plane view."""
     mask = np.zeros(maps.foreground.shape, np.float32)
     for die in found:
-        x = round((die.view_mm[0] - VIEW_LEFT) * maps.scale)
-        y = round((die.view_mm[1] - VIEW_TOP) * maps.scale)
+        x, y = view_pixel(die.view_mm[0], die.view_mm[1], maps.scale)
         radius = round(g.DIE_SIZE * 0.95 * maps.scale)
         cv2.circle(mask, (x, y), radius, 1.0, -1)
     return mask

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -41,6 +42,7 @@ PIP_LIKENESS = 0.55
 _PAIRS = ((1.0, 0.0), (2.0, 0.0), (math.sqrt(2), math.pi / 4), (2 * math.sqrt(2), math.pi / 4))
 """How far apart (in steps) two pips of a face may lie, and the turn of that line off the
 face's axes: side by side, across the face, diagonal neighbours, corner to corner."""
+_PAIR_RATIOS, _PAIR_OFFSETS = (np.array(column)[:, None] for column in zip(*_PAIRS, strict=True))
 MAX_TURNS = 6
 """At most this many turns of the grid are tried: those the spots' pairs agree on most."""
 TURN_APART = math.radians(4)
@@ -111,10 +113,12 @@ def _valid_cells() -> set[frozenset[tuple[int, int]]]:
 
 
 VALID_CELLS = _valid_cells()
-_VALID_BITS = np.array(
-    sorted(sum(1 << ((a + 1) * 3 + (b + 1)) for a, b in cells) for cells in VALID_CELLS),
-    dtype=np.int64,
-)
+_FACE_PIPS = np.full(513, -1, dtype=np.int64)
+"""Per bit mask of the nine cells (bit ``(across + 1) * 3 + (down + 1)``), how many pips a
+valid face lighting those cells shows; -1 for masks no face shows (the last entry stands for
+every mask beyond nine bits: two spots taken for one cell carry into higher bits)."""
+for _cells in VALID_CELLS:
+    _FACE_PIPS[sum(1 << ((a + 1) * 3 + (b + 1)) for a, b in _cells)] = len(_cells)
 
 
 def axes_of(angle: float, step: float) -> Axes:
@@ -199,28 +203,42 @@ class FaceModel:
         return float(stretches[-1] / max(stretches[0], 1e-6))
 
 
+def pip_difference(patch_lab: FloatImage, step: float) -> FloatImage:
+    """Per channel, a pip-sized blur less a blur over its surroundings (a difference of
+    Gaussians): how far each pixel's colour stands out as a spot the size of a pip."""
+    sigma = max(step * 0.2, 0.8)
+    fine = cv2.GaussianBlur(patch_lab, (0, 0), sigma)
+    coarse = cv2.GaussianBlur(patch_lab, (0, 0), sigma * 2.5)
+    difference: FloatImage = fine - coarse
+    return difference
+
+
+def contrast_of(difference: FloatImage) -> FloatImage:
+    """The length of each pixel's :func:`pip_difference`: its pip contrast."""
+    contrast: FloatImage = np.sqrt(np.einsum("...c,...c->...", difference, difference)).astype(
+        np.float32
+    )
+    return contrast
+
+
 def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:
     """How much each pixel is a spot the size of a pip (difference of Gaussians, any colour).
 
     A pip is darker or lighter than the face, or of another hue; the response is the colour
     difference between a pip-sized blur and a blur over its surroundings.
     """
-    sigma = max(step * 0.2, 0.8)
-    fine = cv2.GaussianBlur(patch_lab, (0, 0), sigma)
-    coarse = cv2.GaussianBlur(patch_lab, (0, 0), sigma * 2.5)
-    diff = fine - coarse
-    contrast: FloatImage = np.sqrt(np.einsum("...c,...c->...", diff, diff)).astype(np.float32)
-    return contrast
+    return contrast_of(pip_difference(patch_lab, step))
 
 
 def find_spots(
-    contrast: FloatImage, step: float, floor: float, lightness: FloatImage | None = None
+    contrast: FloatImage, step: float, floor: float, difference: FloatImage | None = None
 ) -> npt.NDArray[np.float64]:
     """Local maxima of pip contrast as rows ``(x, y, strength, polarity, roundness)``,
     strongest first.
 
-    ``polarity`` is +1 for a spot lighter than its surroundings, -1 for a darker one (0 when
-    ``lightness`` is not given): a dark pip's blur leaves a faint light ring, which must not
+    ``polarity`` is +1 for a spot lighter than its surroundings, -1 for a darker one, as the
+    lightness of the :func:`pip_difference` the contrast came from shows (0 when
+    ``difference`` is not given): a dark pip's blur leaves a faint light ring, which must not
     be taken for a pip of the other kind. ``roundness`` is the ratio of the spot's two
     curvatures: pips seen square-on are round (:func:`round_spots`), the pips of a side face
     seen at a slant are oval, the gap where two checkers touch is a ridge.
@@ -240,12 +258,8 @@ def find_spots(
     kept = roundness >= 0.1
     ys, xs, roundness = ys[kept], xs[kept], roundness[kept]
     polarity = np.zeros(len(xs))
-    if lightness is not None:
-        sigma = max(step * 0.2, 0.8)
-        local = cv2.GaussianBlur(lightness, (0, 0), sigma) - cv2.GaussianBlur(
-            lightness, (0, 0), sigma * 2.5
-        )
-        polarity = np.sign(local[ys, xs])
+    if difference is not None:
+        polarity = np.sign(difference[ys, xs, 0])
     spots = np.column_stack([xs, ys, contrast[ys, xs], polarity, roundness]).astype(np.float64)
     return spots[np.argsort(-spots[:, 2])][:32]
 
@@ -253,6 +267,18 @@ def find_spots(
 def round_spots(spots: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """The spots round enough to be pips seen square-on (a top face's)."""
     return spots[spots[:, 4] >= ROUNDNESS][:24]
+
+
+_ACROSS, _DOWN = np.array(_GRID, dtype=np.float64).T
+"""The nine cells of a face, in :data:`_GRID` order: how far across, how far down."""
+
+
+@lru_cache(maxsize=64)
+def _pairs(count: int) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Every pair of ``count`` spots, once: the first's index, the second's."""
+    first, second = np.triu_indices(count, 1)
+    first.flags.writeable = second.flags.writeable = False  # shared by every call
+    return first, second
 
 
 def fit_grid(
@@ -288,117 +314,118 @@ def fit_grids(
     # only spots that could lie on a face centred within reach matter
     nearby = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach + 2.0 * step
     xy, strength, polarity, close = xy[nearby], strength[nearby], polarity[nearby], close[nearby]
-    first, second = np.triu_indices(len(xy), 1)
+    first, second = _pairs(len(xy))
     pair = close[first] | close[second]
     first, second = first[pair], second[pair]
     d = xy[second] - xy[first]
     length = np.hypot(d[:, 0], d[:, 1]) / step
     angle = np.arctan2(d[:, 1], d[:, 0])
-    proposed = [np.zeros(1)]
-    votes = [np.full(1, 1e-3)]
-    for ratio, offset in _PAIRS:
-        matches = np.abs(length - ratio) < 0.14 * ratio
-        proposed.append((angle[matches] - offset) % (math.pi / 2))
-        votes.append(np.minimum(strength[first[matches]], strength[second[matches]]))
+    # each pair as each kind of pair it may be (by its length), kind by kind; and a turn of
+    # nought, barely voted for, for a lone spot
+    kinds, matched = np.nonzero(np.abs(length - _PAIR_RATIOS) < 0.14 * _PAIR_RATIOS)
+    proposed = (angle[matched] - _PAIR_OFFSETS[kinds, 0]) % (math.pi / 2)
+    votes = np.minimum(strength[first[matched]], strength[second[matched]])
     # the turns most pairs of strong spots agree on (a face's pips all propose its own)
-    every_turn, weight = np.concatenate(proposed), np.concatenate(votes)
+    every_turn = np.concatenate([np.zeros(1), proposed])
+    weight = np.concatenate([np.full(1, 1e-3), votes])
     count = round(math.pi / 2 / TURN_APART)
     bins = np.round(every_turn / TURN_APART).astype(int) % count
     tally = np.bincount(bins, weights=weight, minlength=count)
-    tally = tally + np.roll(tally, 1) + np.roll(tally, -1)
+    around = np.concatenate([tally[-1:], tally, tally[:1]])  # each bin's neighbours, round
+    tally = tally + around[:-2] + around[2:]
     turns: list[float] = []
-    chosen: list[int] = []
-    for b in np.argsort(-tally):
-        if len(turns) >= MAX_TURNS or tally[b] <= 0:
+    taken: set[int] = set()  # the bins of the turns taken, and their neighbours
+    weights = tally.tolist()
+    for b in np.argsort(-tally).tolist():
+        if len(turns) >= MAX_TURNS or weights[b] <= 0:
             break
-        if any(min(abs(b - c), count - abs(b - c)) <= 1 for c in chosen):
-            continue  # a neighbour of a turn taken: the same turn, smeared
-        chosen.append(int(b))
-        members = (bins == b) | (bins == (b + 1) % count) | (bins == (b - 1) % count)
+        if b in taken:
+            continue  # a turn taken, or its neighbour: the same turn, smeared
+        taken.update(((b - 1) % count, b, (b + 1) % count))
+        members = (bins - (b - 1)) % count <= 2  # this bin or a neighbour, round
         # the strongest pair's own turn round the bin
         turns.append(float(every_turn[members][np.argmax(weight[members])]))
-    fits: dict[int, GridFit] = {}
-    best_keys: dict[int, tuple[bool, bool, int, float, float]] = {}
+    # every centre the close spots name, read as each of the nine cells, under every turn
+    # tried, in blocks (one per turn) of one array: each row's pips are judged on its own
     leading = float(strength[close].max())
-    cells = np.array([(a, b) for b in (-1, 0, 1) for a in (-1, 0, 1)], dtype=np.float64)
     tried: list[float] = []
+    blocks: list[tuple[float, int, int]] = []  # (turn, first row, end row)
+    named: list[npt.NDArray[np.float64]] = []
     for turn in turns:
         if any(min(abs(turn - t), math.pi / 2 - abs(turn - t)) < TURN_APART for t in tried):
             continue
         tried.append(turn)
         c, s = math.cos(turn), math.sin(turn)
-        offsets = (
-            np.column_stack([cells[:, 0] * c - cells[:, 1] * s, cells[:, 0] * s + cells[:, 1] * c])
-            * step
-        )
+        offsets = np.column_stack([_ACROSS * c - _DOWN * s, _ACROSS * s + _DOWN * c]) * step
         centres = (xy[close][:, None, :] - offsets[None, :, :]).reshape(-1, 2)
         centres = centres[np.hypot(centres[:, 0] - near[0], centres[:, 1] - near[1]) <= reach]
-        if len(centres) == 0:
-            continue
-        rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
-        u = (rel[..., 0] * c + rel[..., 1] * s) / step
-        v = (-rel[..., 0] * s + rel[..., 1] * c) / step
-        ru, rv = np.round(u), np.round(v)
-        on_grid = (
-            (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
-        )
-        inside = (np.abs(u) < 1.6) & (np.abs(v) < 1.6)
-        # pips of one die are alike: weak spots on the grid are glints, not pips
-        top = np.where(on_grid, strength[None, :], 0.0).max(axis=1, keepdims=True)
-        on_grid &= strength[None, :] >= PIP_LIKENESS * top
-        # the pips' own kind (darker or lighter); a faint ring of the other kind is no stray
-        kind = np.sign(np.where(on_grid, strength[None, :] * polarity[None, :], 0.0).sum(axis=1))
-        # all the pips of a face are of one kind
-        on_grid &= (polarity[None, :] == kind[:, None]) | (kind[:, None] == 0)
-        stray = inside & ~on_grid & ((polarity[None, :] == kind[:, None]) | (kind[:, None] == 0))
-        weakest = np.where(on_grid, strength[None, :], np.inf).min(axis=1)
-        strongest_stray = np.where(stray, strength[None, :], 0.0).max(axis=1)
-        ratio = np.minimum(weakest / np.maximum(strongest_stray, 1e-3), 10.0)
-        counts = on_grid.sum(axis=1)
-        # which cells each centre's pips take, as a bit mask: a valid face takes each once
-        bits = np.where(on_grid, 1 << ((ru + 1) * 3 + (rv + 1)).astype(np.int64), 0).sum(axis=1)
-        valid = np.isin(bits, _VALID_BITS) & (counts == _popcount(bits))
-        for index in np.nonzero(valid)[0][np.argsort(-(counts * 100 + ratio)[valid])[:3]]:
-            members = on_grid[index]
-            found = frozenset(
-                (int(a), int(b))
-                for a, b in zip(ru[index][members], rv[index][members], strict=True)
-            )
+        if len(centres) > 0:
+            first_row = blocks[-1][2] if blocks else 0
+            blocks.append((turn, first_row, first_row + len(centres)))
+            named.append(centres)
+    if not blocks:
+        return []
+    centres = np.concatenate(named)
+    lengths = [end - begin for _turn, begin, end in blocks]
+    c_row = np.repeat([math.cos(turn) for turn, _begin, _end in blocks], lengths)[:, None]
+    s_row = np.repeat([math.sin(turn) for turn, _begin, _end in blocks], lengths)[:, None]
+    rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
+    u = (rel[..., 0] * c_row + rel[..., 1] * s_row) / step
+    v = (-rel[..., 0] * s_row + rel[..., 1] * c_row) / step
+    ru, rv = np.round(u), np.round(v)
+    on_grid = (
+        (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
+    )
+    inside = (np.abs(u) < 1.6) & (np.abs(v) < 1.6)
+    # pips of one die are alike: weak spots on the grid are glints, not pips
+    top = np.where(on_grid, strength[None, :], 0.0).max(axis=1, keepdims=True)
+    on_grid &= strength[None, :] >= PIP_LIKENESS * top
+    # the pips' own kind (darker or lighter); a faint ring of the other kind is no stray
+    kind = np.sign(np.where(on_grid, strength[None, :] * polarity[None, :], 0.0).sum(axis=1))
+    # all the pips of a face are of one kind
+    on_grid &= (polarity[None, :] == kind[:, None]) | (kind[:, None] == 0)
+    stray = inside & ~on_grid & ((polarity[None, :] == kind[:, None]) | (kind[:, None] == 0))
+    weakest = np.where(on_grid, strength[None, :], np.inf).min(axis=1)
+    strongest_stray = np.where(stray, strength[None, :], 0.0).max(axis=1)
+    ratio = np.minimum(weakest / np.maximum(strongest_stray, 1e-3), 10.0)
+    counts = on_grid.sum(axis=1)
+    # which cells each centre's pips take, as a bit mask: a valid face takes each once
+    bits = np.where(on_grid, 1 << ((ru + 1) * 3 + (rv + 1)).astype(np.int64), 0).sum(axis=1)
+    valid = _FACE_PIPS[np.minimum(bits, len(_FACE_PIPS) - 1)] == counts
+    best: dict[int, tuple[tuple[bool, bool, int, float, float], int, float]] = {}
+    rank = counts * 100 + ratio
+    shown_by_row, ratio_by_row, weakest_by_row = counts.tolist(), ratio.tolist(), weakest.tolist()
+    for turn, begin, end in blocks:
+        rows = np.arange(begin, end)[valid[begin:end]]
+        for index in rows[np.argsort(-rank[rows])[:3]].tolist():
+            shown = shown_by_row[index]
             # cleanest first; among equally clean grids, the one on the strongest spots (a
             # light pip's dark rim, or a face's corner, makes weaker ones)
             key = (
-                bool(ratio[index] >= 1.25),
-                bool(weakest[index] >= PIP_LIKENESS * leading),
-                len(found),
-                float(ratio[index]),
-                float(strength[members].sum()),
+                ratio_by_row[index] >= 1.25,
+                weakest_by_row[index] >= PIP_LIKENESS * leading,
+                shown,
+                ratio_by_row[index],
+                float(strength[on_grid[index]].sum()),
             )
-            if key > best_keys.get(len(found), (False, False, -1, -1.0, -1.0)):
-                best_keys[len(found)] = key
-                a_cells, b_cells = ru[index][members], rv[index][members]
-                # twos and threes lie on one diagonal: their turn, and so their aspect, is
-                # not pinned down by the pips alone
-                aspect = (
-                    _squareness(u[index][members], v[index][members], a_cells, b_cells)
-                    if len(found) >= 4
-                    else 1.0
-                )
-                centre = (float(centres[index, 0]), float(centres[index, 1]))
-                axes = ((c * step, s * step), (-s * step, c * step))
-                if len(found) >= 4:
-                    centre, axes = _affine(xy[members], a_cells, b_cells)
-                fits[len(found)] = GridFit(
-                    centre, turn, found, float(ratio[index]), float(aspect), axes
-                )
-    order = sorted(fits, key=lambda count: best_keys[count], reverse=True)
-    return [fits[count] for count in order]
-
-
-def _popcount(bits: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    count = np.zeros_like(bits)
-    for shift in range(9):
-        count += (bits >> shift) & 1
-    return count
+            if shown not in best or key > best[shown][0]:
+                best[shown] = (key, index, turn)
+    fits = []
+    for _key, index, turn in sorted(best.values(), key=lambda entry: entry[0], reverse=True):
+        members = on_grid[index]
+        a_cells, b_cells = ru[index][members], rv[index][members]
+        found = frozenset((int(a), int(b)) for a, b in zip(a_cells, b_cells, strict=True))
+        c, s = math.cos(turn), math.sin(turn)
+        centre = (float(centres[index, 0]), float(centres[index, 1]))
+        axes = ((c * step, s * step), (-s * step, c * step))
+        aspect = 1.0
+        if len(found) >= 4:
+            # twos and threes lie on one diagonal: their turn, and so their aspect, is not
+            # pinned down by the pips alone
+            aspect = _squareness(u[index][members], v[index][members], a_cells, b_cells)
+            centre, axes = _affine(xy[members], a_cells, b_cells)
+        fits.append(GridFit(centre, turn, found, float(ratio[index]), aspect, axes))
+    return fits
 
 
 def _squareness(
@@ -485,7 +512,7 @@ def _offsets() -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
 
 
 _CELL_UV, _BARE_UV = _offsets()
-_BARE_MASKS = np.array(
+_BARE_CLEAR = np.array(
     [
         np.array(
             [
@@ -498,28 +525,59 @@ _BARE_MASKS = np.array(
     ]
 )
 """Per pattern, the face samples clear of its pips: its bare face (empty cells included)."""
-_BARE_COUNTS = _BARE_MASKS.sum(axis=1)
-_BARE_MASKS = _BARE_MASKS.astype(np.float64)
-_LIT = np.array([lit for _value, lit in PATTERNS])
+_BARE_COUNTS = _BARE_CLEAR.sum(axis=1)
+_BARE_MASKS = _BARE_CLEAR.astype(np.float64)
+_BARE_SHARES = _BARE_COUNTS[:, None].astype(np.float64)
+"""Per pattern, how many samples its bare face has (a column, to divide sums by)."""
 _BARE_RANK = (len(_BARE_UV) - _BARE_COUNTS + (_BARE_COUNTS * BARE_QUANTILE).astype(int)).astype(
     np.intp
 )
 """Per pattern, where its bare spread's quantile falls among all samples sorted."""
-_BARE_RANKS = sorted(set(_BARE_RANK.tolist()))
+_BARE_PICK = np.arange(len(PATTERNS)) * len(_BARE_UV) + _BARE_RANK
+"""The same, among all patterns' samples sorted pattern by pattern."""
+_LIT = np.array([lit for _value, lit in PATTERNS])
+_LIT_COUNTS = _LIT.sum(axis=1)[:, None]
+"""Per pattern, how many pips it shows."""
+_LIT_PATTERN, _LIT_CELL = np.nonzero(_LIT)
+"""Every lit cell of every pattern, pattern by pattern: the pattern, the cell."""
+_LIT_AT = _LIT_PATTERN * 9 + _LIT_CELL
+_LIT_RUNS = np.searchsorted(_LIT_PATTERN, np.arange(len(PATTERNS)))
+"""Where each pattern's lit cells start among them all."""
+_UNLIT_PATTERN, _UNLIT_CELL = np.nonzero(~_LIT)
+"""Every unlit cell of every pattern, the same way (every pattern has some of each)."""
+_UNLIT_AT = _UNLIT_PATTERN * 9 + _UNLIT_CELL
+_UNLIT_RUNS = np.searchsorted(_UNLIT_PATTERN, np.arange(len(PATTERNS)))
+_LIT_BY_CELL = np.concatenate([_LIT.T, np.zeros((1, len(PATTERNS)), bool)])
+"""Per grid cell, which patterns light it; a last row for a spot on no cell (none)."""
+_ONE = next(index for index, (value, _lit) in enumerate(PATTERNS) if value == 1)
 _PER_CELL = len(_CELL_UV) // 9
+_FACE_POINTS = len(_BARE_UV) + len(_CELL_UV)
+_CELL_RINGS = len(_BARE_UV) + np.arange(9) * _PER_CELL
+"""Where each cell's ring of samples starts among a face's samples."""
+_PATTERN_ROWS = np.arange(len(PATTERNS))[:, None]
+"""Each pattern's index, as a column."""
+_LIT_RINGS = _CELL_RINGS[_LIT_CELL]
+"""Where each lit cell's ring of samples starts among a face's samples."""
+_FACE_U, _FACE_V = (np.ascontiguousarray(axis) for axis in np.concatenate([_BARE_UV, _CELL_UV]).T)
+"""Every point of a face sampled, in cells along its two axes: the bare face's, then each
+cell's ring (each axis apart: numpy is much slower on a strided one)."""
 
 
 def _sample(
-    lab: FloatImage, uv: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64]
+    lab: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    """Colours at face points ``uv`` (cells) under each geometry row (cx, cy, ux, uy, vx, vy)."""
+    """Colours at every face point sampled (:data:`_FACE_U`, :data:`_FACE_V`) under each
+    geometry row (cx, cy, ux, uy, vx, vy): ``(rows, points, channels)``."""
     height, width = lab.shape[:2]
-    u, v = uv[None, :, 0], uv[None, :, 1]
-    xs = geometry[:, 0:1] + u * geometry[:, 2:3] + v * geometry[:, 4:5]
-    ys = geometry[:, 1:2] + u * geometry[:, 3:4] + v * geometry[:, 5:6]
-    xi = np.clip((xs + 0.5).astype(np.intp), 0, width - 1)
-    yi = np.clip((ys + 0.5).astype(np.intp), 0, height - 1)
-    return lab[yi, xi].astype(np.float64)
+    centre, across, down = (
+        part[:, :, None] for part in geometry.reshape(-1, 3, 2).transpose(1, 0, 2)
+    )
+    at = ((centre + across * _FACE_U) + down * _FACE_V + 0.5).astype(np.intp)  # (G, 2, N)
+    np.minimum(np.maximum(at, 0, out=at), [[width - 1], [height - 1]], out=at)
+    colours: npt.NDArray[np.float64] = np.take(
+        lab.reshape(-1, lab.shape[2]), at[:, 1] * width + at[:, 0], axis=0
+    )
+    return colours
 
 
 def _neighbours(geometry: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
@@ -535,123 +593,133 @@ def _neighbours(geometry: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return shifted
 
 
-def _refined(
-    guesses: list[tuple[tuple[float, float], Axes]], refine: bool
-) -> npt.NDArray[np.float64]:
-    """Geometry rows (cx, cy, ux, uy, vx, vy) of the guesses (unchanged unless ``refine``:
-    then each shifted a little every way, see :func:`_moved`)."""
-    rows = np.array([[cx, cy, *np.ravel(axes)] for (cx, cy), axes in guesses], dtype=np.float64)
-    return _moved(rows, "shift") if refine else rows
+def _rows_of(guesses: list[tuple[tuple[float, float], Axes]]) -> npt.NDArray[np.float64]:
+    """Geometry rows (cx, cy, ux, uy, vx, vy) of the guesses."""
+    return np.array([[cx, cy, *np.ravel(axes)] for (cx, cy), axes in guesses], dtype=np.float64)
+
+
+_SHIFTS = np.array([(dx, dy) for dx in (-0.15, 0.0, 0.15) for dy in (-0.15, 0.0, 0.15) if dx or dy])
+"""Moves of a face's centre tried, in pip steps (the unmoved centre is scored already)."""
+_TURNS = [
+    (np.array([[math.cos(turn), math.sin(turn)], [-math.sin(turn), math.cos(turn)]]), scale)
+    for turn in np.radians([-4.0, 0.0, 4.0]).tolist()
+    for scale in (0.94, 1.0, 1.06)
+    if turn or scale != 1.0
+]
+"""Turns (by 4 degrees either way) and scalings (by 6 %) of a face's axes tried, as matrices
+that turn a row of axes, and factors (the unchanged axes are scored already)."""
 
 
 def _moved(rows: npt.NDArray[np.float64], how: str) -> npt.NDArray[np.float64]:
     """Each geometry row shifted by 0.15 of a step every way (``"shift"``), or turned by 4
-    degrees and scaled by 6 % either way (``"turn"``): nine rows for each."""
-    out = []
-    for row in rows:
-        cx, cy = row[0], row[1]
-        base = row[2:].reshape(2, 2)
-        step = float(np.sqrt(abs(np.linalg.det(base))))
-        if how == "shift":
-            for dx in (-0.15 * step, 0.0, 0.15 * step):
-                for dy in (-0.15 * step, 0.0, 0.15 * step):
-                    out.append([cx + dx, cy + dy, *base.ravel()])
-            continue
-        for turn in np.radians([-4.0, 0.0, 4.0]):
-            c, s = math.cos(turn), math.sin(turn)
-            turned = base @ np.array([[c, s], [-s, c]])
-            for scale in (0.94, 1.0, 1.06):
-                out.append([cx, cy, *(turned * scale).ravel()])
-    return np.array(out, dtype=np.float64)
+    degrees and scaled by 6 % either way (``"turn"``): eight rows for each, the row itself
+    left out."""
+    bases = rows[:, 2:].reshape(-1, 2, 2)
+    if how == "shift":
+        steps = np.sqrt(np.abs(np.linalg.det(bases)))
+        moves = _SHIFTS[None, :, :] * steps[:, None, None]  # (R, 8, 2)
+        shifted = np.repeat(rows, len(_SHIFTS), axis=0)
+        shifted[:, :2] += moves.reshape(-1, 2)
+        return shifted
+    turned = np.stack([(bases @ turn) * scale for turn, scale in _TURNS], axis=1)  # (R, 8, 2, 2)
+    centres = np.repeat(rows[:, None, :2], len(_TURNS), axis=1)
+    return np.concatenate([centres, turned.reshape(len(rows), len(_TURNS), 4)], axis=2).reshape(
+        -1, 6
+    )
 
 
 def _left_over(
-    spots: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64]
+    spots: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64], det: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
     """Per geometry row and pattern: how many spots near the face, of the pips' kind and
-    nearly as strong as the weakest pip the pattern explains, it leaves unexplained."""
+    nearly as strong as the weakest pip the pattern explains, it leaves unexplained.
+
+    ``spots`` are given column by column (x, y, strength, polarity: rows of their own, as
+    numpy is much slower on strided columns), ``det`` is each row's axes' determinant."""
     count = len(geometry)
-    if len(spots) == 0:
+    if spots.shape[1] == 0:
         return np.zeros((count, len(PATTERNS)))
     # each spot in the face's own cells: solve centre + u * axis_u + v * axis_v = spot
-    det = geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]
     det = np.where(np.abs(det) < 1e-6, 1e-6, det)
-    dx = spots[None, :, 0] - geometry[:, 0:1]
-    dy = spots[None, :, 1] - geometry[:, 1:2]
+    x, y, strength, polarity = spots
+    dx = x[None, :] - geometry[:, 0:1]
+    dy = y[None, :] - geometry[:, 1:2]
     u = (dx * geometry[:, 5:6] - dy * geometry[:, 4:5]) / det[:, None]
     v = (dy * geometry[:, 2:3] - dx * geometry[:, 3:4]) / det[:, None]
     ru, rv = np.round(u), np.round(v)
     on_cell = (np.hypot(u - ru, v - rv) < 0.45) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
-    cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 0).astype(np.intp)  # _GRID order
+    cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 9).astype(np.intp)  # _GRID order; 9: none
     near = np.hypot(u, v) < LEFT_OVER_REACH
-    strength = spots[None, :, 2]
-    polarity = spots[None, :, 3] if spots.shape[1] > 3 else np.zeros((1, len(spots)))
-    counts = np.zeros((count, len(PATTERNS)))
-    for index, (_value, lit) in enumerate(PATTERNS):
-        explained = on_cell & lit[cell]
-        weakest = np.where(explained, strength, np.inf).min(axis=1, keepdims=True)
-        kind = np.sign(np.where(explained, polarity, 0.0).sum(axis=1, keepdims=True))
-        alike = (polarity == kind) | (kind == 0)
-        stray = near & ~explained & alike & (strength >= PIP_LIKENESS * weakest)
-        counts[:, index] = stray.sum(axis=1)
+    # (G, S, P): whether each pattern's pips explain each spot
+    explained = _LIT_BY_CELL[cell]
+    strength, polarity = strength[None, :, None], polarity[None, :, None]
+    weakest = np.where(explained, strength, np.inf).min(axis=1, keepdims=True)
+    kind = np.sign(np.where(explained, polarity, 0.0).sum(axis=1, keepdims=True))
+    alike = (polarity == kind) | (kind == 0)
+    stray = near[:, :, None] & ~explained & alike & (strength >= PIP_LIKENESS * weakest)
+    counts: npt.NDArray[np.float64] = stray.sum(axis=1).astype(np.float64)
     return counts
 
 
+def _squared(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Squared length of each colour (the last axis, three channels), summed as ``sum``
+    would but without its overhead on so short an axis."""
+    first, second, third = colours[..., 0], colours[..., 1], colours[..., 2]
+    squared: npt.NDArray[np.float64] = first * first + second * second + third * third
+    return squared
+
+
 def _scores(
-    lab: FloatImage,
+    lab: npt.NDArray[np.float64],
     geometry: npt.NDArray[np.float64],
     nominal: float,
     spots: npt.NDArray[np.float64],
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Per geometry row (see :func:`_sample`), every pattern's score and rank: its score,
     lowered for each strong spot near the face it leaves unexplained (see
-    :func:`explain_face`)."""
+    :func:`explain_face`; ``spots`` column by column, as :func:`_left_over` takes them)."""
     count = len(geometry)
-    bare = _sample(lab, _BARE_UV, geometry)  # (G, B, 3)
-    ring = _sample(lab, _CELL_UV, geometry).reshape(count, 9, _PER_CELL, 3)
-    step = np.sqrt(np.abs(geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]))
+    samples = _sample(lab, geometry)
+    bare = samples[:, : len(_BARE_UV)]  # (G, B, 3)
+    det = geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]
+    step = np.sqrt(np.abs(det))
     # per pattern, the bare face: every sample clear of its pips (its empty cells too)
-    face = np.matmul(_BARE_MASKS, bare) / _BARE_COUNTS[None, :, None]  # (G, P, 3)
-    face_sq = (face * face).sum(axis=2)
-    bare_sq = (bare * bare).sum(axis=2)
-    bare_t = bare.transpose(0, 2, 1)
-    bare_d2 = bare_sq[:, None, :] - 2.0 * np.matmul(face, bare_t) + face_sq[..., None]
+    face = np.matmul(_BARE_MASKS, bare) / _BARE_SHARES  # (G, P, 3)
+    # every sample's squared colour distance from each pattern's bare face
+    # (|s|^2 - 2 f.s + |f|^2; the doubling, exact, folded into the product)
+    distance = np.matmul(-2.0 * face, samples.transpose(0, 2, 1))  # (G, P, B + 9 R)
+    distance += _squared(samples)[:, None, :]
+    distance += _squared(face)[..., None]
+    bare_d2 = distance[..., : len(_BARE_UV)]
     # each cell's colour: the sample round its centre farthest from the bare face (a small,
     # blurred pip a little off the grid still shows fully in one of them)
-    ring_sq = (ring * ring).sum(axis=3)
-    cross = np.matmul(face, ring.reshape(count, 9 * _PER_CELL, 3).transpose(0, 2, 1))
-    ring_d2 = (
-        ring_sq[:, None]
-        - 2.0 * cross.reshape(count, len(PATTERNS), 9, _PER_CELL)
-        + face_sq[..., None, None]
-    )  # (G, P, 9, R)
+    ring_d2 = distance[..., len(_BARE_UV) :].reshape(count, len(PATTERNS), 9, _PER_CELL)
     deepest = np.argmax(ring_d2, axis=3)  # (G, P, 9)
-    gaps = np.sqrt(np.maximum(np.take_along_axis(ring_d2, deepest[..., None], axis=3)[..., 0], 0))
+    # (each deepest sample picked by its flat index: np.take is much faster than fancy indexing)
+    rows = np.arange(count)[:, None, None]
+    at = (rows * len(PATTERNS) + _PATTERN_ROWS) * _FACE_POINTS + _CELL_RINGS + deepest
+    gaps = np.sqrt(np.maximum(distance.take(at), 0))
     # the bare face's spread: a high quantile of its gaps (a stray sample of a pip's blurred
     # rim aside), over the samples clear of each pattern's pips (the others sort first)
-    masked = np.where(_BARE_MASKS[None] > 0, bare_d2, -np.inf)
-    ordered = np.partition(masked, _BARE_RANKS, axis=2)
-    bare_gap = np.sqrt(np.maximum(ordered[:, np.arange(len(PATTERNS)), _BARE_RANK], 0.0))
-    lit = _LIT[None]  # (1, P, 9)
-    weakest = np.where(lit, gaps, np.inf).min(axis=2)
-    unlit = np.where(lit, 0.0, gaps).max(axis=2)
+    ordered = np.sort(np.where(_BARE_CLEAR, bare_d2, -np.inf), axis=2)
+    bare_gap = np.sqrt(np.maximum(ordered.reshape(count, -1).take(_BARE_PICK, axis=1), 0.0))
+    # (each pattern's lit cells, and its unlit ones, one run after another)
+    by_cell = gaps.reshape(count, -1)
+    weakest = np.minimum.reduceat(by_cell[:, _LIT_AT], _LIT_RUNS, axis=1)
+    unlit = np.maximum.reduceat(by_cell[:, _UNLIT_AT], _UNLIT_RUNS, axis=1)
     # the pips alike: each lit cell's colour against their mean
-    colours = np.take_along_axis(
-        np.broadcast_to(ring[:, None], (count, len(PATTERNS), 9, _PER_CELL, 3)),
-        deepest[..., None, None],
-        axis=3,
-    )[..., 0, :]  # (G, P, 9, 3)
-    mean = (colours * lit[..., None]).sum(axis=2) / _LIT.sum(axis=1)[None, :, None]
-    deviation = colours - mean[:, :, None, :]
-    unlike = np.sqrt(np.where(lit, (deviation * deviation).sum(axis=3), 0.0).max(axis=2))
+    at = rows[:, 0] * _FACE_POINTS + _LIT_RINGS + deepest.reshape(count, -1)[:, _LIT_AT]
+    colours = samples.reshape(-1, 3).take(at, axis=0)  # (G, lit cells, 3)
+    mean = np.add.reduceat(colours, _LIT_RUNS, axis=1) / _LIT_COUNTS
+    deviation = colours - mean[:, _LIT_PATTERN]
+    unlike = np.sqrt(np.maximum.reduceat(_squared(deviation), _LIT_RUNS, axis=1))
     rival = np.maximum(np.maximum(unlit, bare_gap), unlike)
     scores = weakest / np.maximum(rival, FACE_NOISE)
     # a lone pip says nothing of the step: a one is read only near the nominal one
-    ones = _LIT.sum(axis=1) == 1
-    scores[np.ix_(step < nominal * ONE_STEP, ones)] = 0.0
+    scores[step < nominal * ONE_STEP, _ONE] = 0.0
     # a pip-like spot just beyond the face, as strong as its pips, may be one of them: the
     # pattern that leaves it out explains less of what is there
-    left_over = _left_over(spots, geometry)
+    left_over = _left_over(spots, geometry, det)
     ranks = scores * LEFT_OVER_PENALTY**left_over
     return scores, ranks
 
@@ -680,9 +748,14 @@ def explain_face(
     """
     if not guesses:
         return None
-    spots = np.zeros((0, 3)) if spots is None else spots
-    geometry = _neighbours(_refined(guesses, False))
-    scores, ranks = _scores(lab, geometry, nominal, spots)
+    spots = np.zeros((0, 4)) if spots is None else spots
+    # the spots column by column (x, y, strength, polarity), each contiguous
+    columns = np.ascontiguousarray(spots[:, :4].T)
+    if len(columns) < 4:
+        columns = np.concatenate([columns, np.zeros((1, len(spots)))])
+    colours = np.ascontiguousarray(lab, dtype=np.float64)  # sampled many times: converted once
+    geometry = _neighbours(_rows_of(guesses))
+    scores, ranks = _scores(colours, geometry, nominal, columns)
     if refine:
         # the best guess, and the best for any other value (the rival a confidence is
         # measured against), each shifted a little, then turned and scaled a little
@@ -694,7 +767,7 @@ def explain_face(
             rows = geometry[np.array(picked, dtype=np.intp)]
             fine = _moved(rows, how)
             geometry = np.concatenate([geometry, fine])
-            more = _scores(lab, fine, nominal, spots)
+            more = _scores(colours, fine, nominal, columns)
             scores = np.concatenate([scores, more[0]])
             ranks = np.concatenate([ranks, more[1]])
     best_g, best_p = np.unravel_index(int(np.argmax(ranks)), ranks.shape)
