@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill, shade
+from companion.sim.drawing import fill, paste_quad, shade
 from companion.sim.styles import BGR
 
 FloatArray = npt.NDArray[np.float64]
@@ -260,7 +260,7 @@ def _draw_box(image: Image, camera: Camera, item: Item, light: FloatArray) -> No
         fill(image, camera.project_undistorted(quad), shade(_edge_colour(item), factor))
     top = camera.project_undistorted(corners[4:]).astype(np.float32)
     brightness = 0.8 + 0.25 * max(0.0, float(light[2]))
-    _paste_texture(image, _top_texture(item.kind, item.colour), top, brightness)
+    paste_quad(image, _top_texture(item.kind, item.colour), top, brightness)
 
 
 def _edge_colour(item: Item) -> BGR:
@@ -435,24 +435,3 @@ def _clock_face(paint: Image, rng: np.random.Generator) -> None:
         button = (round((42 + side * 84) * TEXTURE_PX_PER_MM), round(20 * TEXTURE_PX_PER_MM))
         cv2.circle(paint, button, round(11 * TEXTURE_PX_PER_MM), (60, 60, 60), -1, cv2.LINE_AA)
         cv2.circle(paint, button, round(8 * TEXTURE_PX_PER_MM), (90, 90, 95), -1, cv2.LINE_AA)
-
-
-def _paste_texture(
-    image: Image, texture: Image, target: npt.NDArray[np.float32], brightness: float
-) -> None:
-    """Warps a BGRA ``texture`` onto the pixel quad ``target`` (its corners in texture order:
-    top-left, top-right, bottom-right, bottom-left), scaled by ``brightness``."""
-    height, width = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(target.min(axis=0)).astype(int) - 1, 0)
-    x1 = min(int(np.ceil(target[:, 0].max())) + 2, width)
-    y1 = min(int(np.ceil(target[:, 1].max())) + 2, height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    th, tw = texture.shape[:2]
-    source = np.array([(0, 0), (tw, 0), (tw, th), (0, th)], np.float32)
-    homography = cv2.getPerspectiveTransform(source, target - np.array([x0, y0], np.float32))
-    warped = cv2.warpPerspective(texture, homography, (int(x1 - x0), int(y1 - y0)))
-    weight = warped[..., 3:].astype(np.float32) / 255.0
-    roi = image[y0:y1, x0:x1]
-    colour = np.minimum(warped[..., :3].astype(np.float32) * brightness, 255)
-    roi[:] = (roi * (1 - weight) + colour * weight).astype(np.uint8)

@@ -21,7 +21,7 @@ from companion import geometry as g
 from companion.errors import CompanionError
 from companion.sim import board
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill, shade
+from companion.sim.drawing import fill, paste_quad, shade
 
 FloatArray = npt.NDArray[np.float64]
 SIZE = 22.0
@@ -162,29 +162,8 @@ def draw_cube(
         target = camera.project_undistorted(quad).astype(np.float32)
         brightness = 0.55 + 0.5 * max(0.0, float(np.dot(normal, light)))
         sprite = _face_sprite(value, body, ink)
-        _paste_quad(image, sprite, target, brightness)
+        paste_quad(image, sprite, target, brightness)
     return hull.astype(np.float64)
-
-
-def _paste_quad(
-    image: npt.NDArray[np.uint8], sprite: Any, target: npt.NDArray[np.float32], shade: float
-) -> None:
-    height, width = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(target.min(axis=0)).astype(int) - 1, 0)
-    x1 = min(int(np.ceil(target[:, 0].max())) + 2, width)
-    y1 = min(int(np.ceil(target[:, 1].max())) + 2, height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    source = np.array([(0, 0), (FACE_PX, 0), (FACE_PX, FACE_PX), (0, FACE_PX)], np.float32)
-    homography = cv2.getPerspectiveTransform(source, target - np.array([x0, y0], np.float32))
-    warped = cv2.warpPerspective(sprite, homography, (int(x1 - x0), int(y1 - y0))).astype(
-        np.float32
-    )
-    weight = warped[..., 3:] / 255.0
-    roi = image[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - weight) + np.minimum(warped[..., :3] * shade, 255) * weight).astype(
-        np.uint8
-    )
 
 
 def cube_truth(pose: CubePose, camera: Camera, orientation: board.Orientation) -> dict[str, object]:

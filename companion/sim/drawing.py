@@ -39,3 +39,27 @@ def fill_many(
     """Fills several polygons that do not overlap (each (n, 2) pixels) in one call."""
     scaled = [np.round(np.asarray(p) * (1 << SUBPIXEL_BITS)).astype(np.int32) for p in polygons]
     cv2.fillPoly(image, scaled, colour, cv2.LINE_AA, SUBPIXEL_BITS)  # type: ignore[call-overload]
+
+
+def paste_quad(
+    image: npt.NDArray[np.uint8],
+    texture: npt.NDArray[np.uint8],
+    target: npt.NDArray[np.float32],
+    brightness: float,
+) -> None:
+    """Warps a BGRA ``texture`` onto the pixel quad ``target`` (its corners in texture order:
+    top-left, top-right, bottom-right, bottom-left), scaled by ``brightness``."""
+    height, width = image.shape[:2]
+    x0, y0 = np.maximum(np.floor(target.min(axis=0)).astype(int) - 1, 0)
+    x1 = min(int(np.ceil(target[:, 0].max())) + 2, width)
+    y1 = min(int(np.ceil(target[:, 1].max())) + 2, height)
+    if x1 <= x0 or y1 <= y0:
+        return
+    th, tw = texture.shape[:2]
+    source = np.array([(0, 0), (tw, 0), (tw, th), (0, th)], np.float32)
+    homography = cv2.getPerspectiveTransform(source, target - np.array([x0, y0], np.float32))
+    warped = cv2.warpPerspective(texture, homography, (int(x1 - x0), int(y1 - y0)))
+    weight = warped[..., 3:].astype(np.float32) / 255.0
+    roi = image[y0:y1, x0:x1]
+    colour = np.minimum(warped[..., :3].astype(np.float32) * brightness, 255)
+    roi[:] = (roi * (1 - weight) + colour * weight).astype(np.uint8)
