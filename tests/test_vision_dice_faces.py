@@ -180,8 +180,7 @@ class TestSpots:
     ) -> None:
         lab = cv2.cvtColor(draw_face(5, 0.3, face, pip), cv2.COLOR_BGR2LAB).astype(np.float32)
         step = dice.PIP_STEP * SCALE
-        difference = pips.pip_difference(lab, step)
-        spots = pips.find_spots(pips.contrast_of(difference), step, 14.0, difference)
+        spots = pips.spots_in(lab, step, 14.0)
         pips_found = pips.round_spots(spots)[:5]
         assert len(pips_found) == 5
         assert np.all(pips_found[:, 3] == polarity)

@@ -76,10 +76,13 @@ def _lightness(colour: Lab) -> float:
 MIN_OPENING_CONTRAST = 1.3
 """The opening's eight points must show rims this many times stronger (geometric mean) than
 the other sixteen."""
-MIN_WEAKEST_STACK = 0.75
-"""And the weakest of the eight at least this share of the others' median: a mean is carried
-by a few strong stacks where two of another position's happen to fall on opening places
-(openings rendered in every look measured 0.93 and more; such a position 0.51)."""
+PLAIN_STACK = 1.5
+"""Rims this many times the other places' median show a stack plainly."""
+MIN_PLAIN_STACKS = 3
+"""And at least this many of the eight must show their stack plainly: the mean is carried by
+a few strong stacks where two of another position's fall on opening places (such a position
+showed 2), while black checkers on dark points in dim light show weakly, but never all of
+them (openings rendered in every look showed 4 or more)."""
 
 
 def _orientation_from_opening(survey: ref.BoardSurvey) -> WhiteHome:
@@ -95,21 +98,23 @@ def _orientation_from_opening(survey: ref.BoardSurvey) -> WhiteHome:
         inside = [logs[n] for n in expected]
         outside = [logs[n] for n in logs if n not in expected]
         contrast = math.exp(sum(inside) / len(inside) - sum(outside) / len(outside))
-        if min(inside) - statistics.median(outside) < math.log(MIN_WEAKEST_STACK):
-            contrast = 0.0  # a place of the opening shows no stack
         whites = [_lightness(survey.checker_colours[n]) for n, c in expected.items() if c > 0]
         blacks = [_lightness(survey.checker_colours[n]) for n, c in expected.items() if c < 0]
         lighter = sum(whites) / len(whites) - sum(blacks) / len(blacks)
-        ranked.append((contrast if lighter > 0 else 0.0, white_home))
+        # the lighter checkers where white's go, and enough of the opening's stacks plainly
+        median = statistics.median(outside)
+        plain = sum(1 for value in inside if value - median >= math.log(PLAIN_STACK))
+        fits = lighter > 0 and plain >= MIN_PLAIN_STACKS
+        ranked.append((contrast if fits else 0.0, white_home))
     contrast, best = max(ranked)
     if contrast < MIN_OPENING_CONTRAST:
-        strongest = sorted(survey.rim_scores, key=lambda n: -survey.rim_scores[n])[:8]
+        seen = sum(1 for v in logs.values() if v > statistics.median(logs.values()) + 1.0)
         raise CalibrationError(
             "this does not look like the opening position: no way of setting up the board puts "
             "the opening's 2, 5, 3 and 5 checkers of each colour where checkers are seen "
-            f"(clearest stacks on {len(set(strongest))} places that do not match). Set up the "
-            "opening and calibrate again, or name the orientation with --white-home "
-            "(bottom-right, bottom-left, top-right or top-left) to calibrate from this position"
+            f"(stacks show plainly on {seen} places; the opening has 8). Set up the opening "
+            "and calibrate again, or name the orientation with --white-home (bottom-right, "
+            "bottom-left, top-right or top-left) to calibrate from this position"
         )
     return best
 

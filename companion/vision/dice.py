@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -45,10 +44,11 @@ from companion.vision.plane import (
     VIEW_LEFT,
     VIEW_RIGHT,
     VIEW_TOP,
+    CameraHeights,
     CameraModel,
     Image,
     Matrix,
-    to_plane,
+    camera_heights,
     view_column,
     view_pixel,
     view_row,
@@ -160,47 +160,6 @@ class FoundDie:
     something this lies nearer to it than a flat die's foot could."""
 
 
-class _Heights:
-    """The camera's homographies from the image to the plane at each height a die is looked at
-    (its top's, the plane view's, a checker's), and back, each made once: a frame looks at the
-    same few heights dozens of times, and the frames of a game share one camera."""
-
-    def __init__(self, camera: CameraModel) -> None:
-        self.camera = camera
-        self._to_plane: dict[float, Matrix] = {}
-        self._to_image: dict[float, Matrix] = {}
-
-    def to_plane_matrix(self, height: float) -> Matrix:
-        """Image pixels to plane (x, y) for points ``height`` mm above the board."""
-        if height not in self._to_plane:
-            self._to_plane[height] = self.camera.image_to_plane_at(height)
-        return self._to_plane[height]
-
-    def to_image(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
-        """Where plane point ``xy``, ``height`` mm up, shows in the image."""
-        if height not in self._to_image:
-            self._to_image[height] = np.asarray(
-                np.linalg.inv(self.to_plane_matrix(height)), dtype=np.float64
-            )
-        return to_plane(self._to_image[height], xy)  # the inverse homography, applied
-
-    def to_plane(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
-        """The plane point, ``height`` mm up, that image pixel ``xy`` shows."""
-        return to_plane(self.to_plane_matrix(height), xy)
-
-    def seen_at(self, xy: tuple[float, float], height: float, other: float) -> tuple[float, float]:
-        """The plane point at height ``other`` that shows where the point ``xy`` at ``height``
-        does (the camera's ray through both)."""
-        return self.to_plane(self.to_image(xy, height), other)
-
-
-@lru_cache(maxsize=4)
-def _heights(image_to_plane: bytes, width: int, height: int) -> _Heights:
-    """The :class:`_Heights` of a board's homography (as bytes) and frame size."""
-    matrix = np.frombuffer(image_to_plane, dtype=np.float64).reshape(3, 3)
-    return _Heights(CameraModel(matrix, (width, height)))
-
-
 def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, int, int, int]:
     corners = np.array(
         [
@@ -217,7 +176,7 @@ def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, in
     return max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
 
 
-def _spots(image: Image, heights: _Heights, image_to_plane: Matrix) -> npt.NDArray[np.float64]:
+def _spots(image: Image, heights: CameraHeights, image_to_plane: Matrix) -> npt.NDArray[np.float64]:
     """Pip-like spots as rows ``(x_mm, y_mm, strength)`` on the die-top plane."""
     height, width = image.shape[:2]
     plane_to_image: Matrix = np.linalg.inv(image_to_plane).astype(np.float64)
@@ -294,8 +253,7 @@ def _read_face(
     """
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     step = PIP_STEP * PATCH_PX_PER_MM
-    difference = pips.pip_difference(lab, step)
-    every = pips.find_spots(pips.contrast_of(difference), step, SPOT_CONTRAST, difference)
+    every = pips.spots_in(lab, step, SPOT_CONTRAST)
     spots = pips.round_spots(every)
     if len(spots) == 0:
         return None
@@ -325,7 +283,7 @@ def _read_face(
 
 
 def _read_candidate(
-    image: Image, heights: _Heights, centre: tuple[float, float], surface: float
+    image: Image, heights: CameraHeights, centre: tuple[float, float], surface: float
 ) -> tuple[pips.FaceRead, tuple[float, float], npt.NDArray[np.float64]] | None:
     """Reads the face near ``centre`` with the die resting on ``surface`` (mm up).
 
@@ -473,7 +431,7 @@ def _touches_something(
 
 def _stands_out(
     maps: PlaneMaps,
-    heights: _Heights,
+    heights: CameraHeights,
     top: float,
     face: pips.FaceRead,
     face_mm: tuple[float, float],
@@ -573,7 +531,7 @@ def find_dice(
     is no die's pip explains only itself. At most :data:`MAX_CANDIDATES` reads are made.
     """
     height, width = image.shape[:2]
-    heights = _heights(np.asarray(image_to_plane, dtype=np.float64).tobytes(), width, height)
+    heights = camera_heights(image_to_plane, (width, height))
     spots = _spots(image, heights, image_to_plane)
     inside = (
         (spots[:, 0] > VIEW_LEFT)

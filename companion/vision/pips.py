@@ -230,6 +230,13 @@ def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:
     return contrast_of(pip_difference(patch_lab, step))
 
 
+def spots_in(patch_lab: FloatImage, step: float, floor: float) -> npt.NDArray[np.float64]:
+    """:func:`find_spots` of a patch, its contrast and polarity from one
+    :func:`pip_difference`."""
+    difference = pip_difference(patch_lab, step)
+    return find_spots(contrast_of(difference), step, floor, difference)
+
+
 def find_spots(
     contrast: FloatImage, step: float, floor: float, difference: FloatImage | None = None
 ) -> npt.NDArray[np.float64]:
@@ -751,8 +758,6 @@ def explain_face(
     spots = np.zeros((0, 4)) if spots is None else spots
     # the spots column by column (x, y, strength, polarity), each contiguous
     columns = np.ascontiguousarray(spots[:, :4].T)
-    if len(columns) < 4:
-        columns = np.concatenate([columns, np.zeros((1, len(spots)))])
     colours = np.ascontiguousarray(lab, dtype=np.float64)  # sampled many times: converted once
     geometry = _neighbours(_rows_of(guesses))
     scores, ranks = _scores(colours, geometry, nominal, columns)

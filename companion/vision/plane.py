@@ -14,6 +14,7 @@ plane point ``(u / scale + VIEW_LEFT, v / scale + VIEW_TOP)``.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import Literal, cast
 
 import cv2
@@ -96,7 +97,7 @@ that a checker's rim is where the board geometry puts it whatever the camera's t
 
 def view_homography(image_to_plane: Matrix, image_size: tuple[int, int]) -> Matrix:
     """The homography the plane view is warped with: the board plane at :data:`VIEW_HEIGHT`."""
-    return CameraModel(image_to_plane, image_size).image_to_plane_at(VIEW_HEIGHT)
+    return camera_heights(image_to_plane, image_size).to_plane_matrix(VIEW_HEIGHT)
 
 
 def warp(image: Image, image_to_plane: Matrix, scale: float) -> Image:
@@ -215,3 +216,51 @@ class CameraModel:
         up = -self._r3 if self.position[2] < 0 else self._r3
         plane_to_image = self._k @ np.column_stack([self._r1, self._r2, self._t + height_mm * up])
         return cast(Matrix, np.linalg.inv(plane_to_image))
+
+
+class CameraHeights:
+    """The camera's homographies from the image to the plane at each height something is
+    looked at (a die's top, the plane view's, a borne-off checker's), and back, each made
+    once: a frame looks at the same few heights dozens of times, and the frames of a game
+    share one camera."""
+
+    def __init__(self, camera: CameraModel) -> None:
+        self.camera = camera
+        self._to_plane: dict[float, Matrix] = {}
+        self._to_image: dict[float, Matrix] = {}
+
+    def to_plane_matrix(self, height: float) -> Matrix:
+        """Image pixels to plane (x, y) for points ``height`` mm above the board."""
+        if height not in self._to_plane:
+            self._to_plane[height] = self.camera.image_to_plane_at(height)
+        return self._to_plane[height]
+
+    def to_image(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
+        """Where plane point ``xy``, ``height`` mm up, shows in the image."""
+        if height not in self._to_image:
+            self._to_image[height] = np.asarray(
+                np.linalg.inv(self.to_plane_matrix(height)), dtype=np.float64
+            )
+        return to_plane(self._to_image[height], xy)  # the inverse homography, applied
+
+    def to_plane(self, xy: tuple[float, float], height: float) -> tuple[float, float]:
+        """The plane point, ``height`` mm up, that image pixel ``xy`` shows."""
+        return to_plane(self.to_plane_matrix(height), xy)
+
+    def seen_at(self, xy: tuple[float, float], height: float, other: float) -> tuple[float, float]:
+        """The plane point at height ``other`` that shows where the point ``xy`` at ``height``
+        does (the camera's ray through both)."""
+        return self.to_plane(self.to_image(xy, height), other)
+
+
+def camera_heights(image_to_plane: Matrix, image_size: tuple[int, int]) -> CameraHeights:
+    """The :class:`CameraHeights` of a board's homography and frame size, made once per
+    camera (the frames of a game share it; a nudged board makes a new one)."""
+    matrix = np.asarray(image_to_plane, dtype=np.float64)
+    return _camera_heights(matrix.tobytes(), image_size)
+
+
+@lru_cache(maxsize=4)
+def _camera_heights(image_to_plane: bytes, image_size: tuple[int, int]) -> CameraHeights:
+    matrix = np.frombuffer(image_to_plane, dtype=np.float64).reshape(3, 3)
+    return CameraHeights(CameraModel(matrix, image_size))

@@ -44,11 +44,9 @@ from companion.vision.maps import (
 from companion.vision.plane import (
     VIEW_LEFT,
     VIEW_TOP,
-    CameraModel,
     Image,
     Matrix,
-    to_image,
-    to_plane,
+    camera_heights,
     view_column,
     view_homography,
     view_pixel,
@@ -374,14 +372,12 @@ def _signed_tray(tray: checkers.RegionReading, sign: int) -> checkers.RegionRead
 def tray_smear(image_to_plane: Matrix, size: tuple[int, int]) -> dict[str, float]:
     """How far (mm, toward each tray's open end) a borne-off checker's top appears from its
     foot, seen through the plane at the surface (:func:`checkers.read_tray`)."""
-    camera = CameraModel(image_to_plane, size)
-    low = camera.image_to_plane_at(0.0)
-    high = camera.image_to_plane_at(g.CHECKER_DIAMETER)
+    heights = camera_heights(image_to_plane, size)
     smear = {}
     for colour in ("white", "black"):
         x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
         centre = ((x0 + x1) / 2, (y0 + y1) / 2)
-        seen = to_plane(low, to_image(high, centre))
+        seen = heights.seen_at(centre, g.CHECKER_DIAMETER, 0.0)
         # white's tray fills upward from the bottom, black's downward from the top
         shift = seen[1] - centre[1]
         smear[colour] = -shift if colour == "white" else shift
