@@ -31,6 +31,8 @@ FRAME_HEIGHT = 8.0
 """How far the frame and bar stand above the playing surface."""
 BOX_DEPTH = 30.0
 """How far the table lies below the playing surface."""
+TABLE_HEIGHT = -BOX_DEPTH
+"""Height of the table top the case stands on (the playing surface is height 0)."""
 TRAY_DIVIDER = 10.0
 """The strip of frame between the two trays."""
 TEXTURE_PX_PER_MM = 2.5
@@ -108,7 +110,7 @@ def _inside(rect: g.Rect, x: float, y: float) -> bool:
 def surface_height(x: float, y: float) -> float:
     """Height of whatever a small object resting at canonical ``(x, y)`` stands on."""
     if not (OBJECT_LEFT <= x <= OBJECT_RIGHT and OBJECT_TOP <= y <= OBJECT_BOTTOM):
-        return -BOX_DEPTH
+        return TABLE_HEIGHT
     if any(_inside(rect, x, y) for rect in holes()):
         return 0.0
     return FRAME_HEIGHT
@@ -283,7 +285,8 @@ def _painted(style: BoardStyle) -> Image:
     _paint(canvas, np.full((h, w), 255, np.uint8), style.frame, frame_grain)
     field_grain = _grain(rng, (h, w), style.field_surface)
     hole_polys = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in holes()]
-    _paint(canvas, _poly_mask((h, w), hole_polys), style.field, field_grain)
+    holes_mask = _poly_mask((h, w), hole_polys)
+    _paint(canvas, holes_mask, style.field, field_grain)
     point_grain = _grain(rng, (h, w), style.point_surface)
     # each point printed or inlaid on its own: its tone differs a little from its neighbours'
     tones = 1.0 + 0.03 * np.clip(rng.standard_normal(24), -2.0, 2.0)
@@ -326,7 +329,7 @@ def _painted(style: BoardStyle) -> Image:
             metal, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, -1, cv2.LINE_AA
         )
     _paint(canvas, metal, (175, 180, 185), _grain(rng, (h, w), "plain"))
-    canvas *= _relief_light(_poly_mask((h, w), hole_polys))[..., None]
+    canvas *= _relief_light(holes_mask)[..., None]
     return np.clip(canvas, 0, 255).astype(np.uint8)
 
 

@@ -18,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.sim import board
+from companion.sim import board, lighting
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill
+from companion.sim.drawing import fill, pixel_box, shade
 from companion.sim.styles import BGR, CheckerSet
 
 THICKNESS = 7.0
@@ -132,14 +132,6 @@ def _gaps(
 
 def top_height(checker: CheckerPlacement) -> float:
     return checker.base + (g.CHECKER_DIAMETER if checker.on_edge else THICKNESS)
-
-
-def _shade(colour: BGR, factor: float) -> tuple[float, float, float]:
-    return (
-        min(255.0, colour[0] * factor),
-        min(255.0, colour[1] * factor),
-        min(255.0, colour[2] * factor),
-    )
 
 
 def checker_outline_3d(
@@ -259,11 +251,10 @@ def _paste(
 ) -> None:
     """Warps a sprite by ``affine`` (sprite px -> image px) and blends it by its alpha."""
     height, width = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 1, 0)
-    x1 = min(int(np.ceil(corners[:, 0].max())) + 2, width)
-    y1 = min(int(np.ceil(corners[:, 1].max())) + 2, height)
-    if x1 <= x0 or y1 <= y0:
+    box = pixel_box(corners, (width, height))
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     shifted = affine.copy()
     shifted[0, 2] -= x0
     shifted[1, 2] -= y0
@@ -299,22 +290,22 @@ def draw_checker(
     hull = cv2.convexHull(rims.astype(np.float32)).reshape(-1, 2).astype(np.float64)
     flat = max(0.0, float(np.hypot(light[0], light[1])))
     if checker.on_edge:
-        fill(image, hull, _shade(rim, 0.45 + 0.35 * flat))
+        fill(image, hull, shade(rim, 0.45 + 0.35 * flat))
         # the rim seen from above is the band between the two faces
-        fill(image, np.concatenate([pt, pb[::-1]]), _shade(rim, 0.9))
-        fill(image, pt, _shade(face, 0.8))
+        fill(image, np.concatenate([pt, pb[::-1]]), shade(rim, 0.9))
+        fill(image, pt, shade(face, 0.8))
         return hull
     # the side is a cylinder: dark where it turns from the lamp, lit in two steps toward it
-    fill(image, hull, _shade(rim, 0.36 + 0.12 * flat))
+    fill(image, hull, shade(rim, 0.36 + 0.12 * flat))
     if flat > 0.05:
         azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
         for least, factor in ((0.0, 0.5 + 0.3 * flat), (0.7, 0.6 + 0.5 * flat)):
             arc = _lit_arc(azimuth, least)
             if len(arc) > 1:
-                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), _shade(rim, factor))
+                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
     # the band's lower edge is darker where it meets the table
     cv2.polylines(
-        image, [np.round(pb * 16).astype(np.int32)], True, _shade(rim, 0.3), 1, cv2.LINE_AA, 4
+        image, [np.round(pb * 16).astype(np.int32)], True, shade(rim, 0.3), 1, cv2.LINE_AA, 4
     )
     dst = projected[2 * len(_CIRCLE) :].astype(np.float32)
     affine = cv2.getAffineTransform(_SPRITE_ANCHORS, dst)
@@ -359,12 +350,7 @@ def shadow_outlines(
     centres = points[:, 2 * len(_CIRCLE), :2]
     towards = lamp - np.column_stack([centres, np.zeros(len(placed))])
     towards /= np.linalg.norm(towards, axis=1, keepdims=True)
-    reach = towards[:, :2] / np.maximum(towards[:, 2:], 0.2)
-    lift = rims[..., 2] - ground
-    cast = rims.copy()
-    cast[..., :2] -= reach[:, None, :] * lift[..., None]
-    cast[..., 2] = ground
-    return cast
+    return lighting.cast_shadow(rims, ground, towards[:, None, :], 0.2)
 
 
 @lru_cache(maxsize=256)

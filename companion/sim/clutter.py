@@ -27,8 +27,6 @@ from companion.sim.styles import BGR
 FloatArray = npt.NDArray[np.float64]
 Image = npt.NDArray[np.uint8]
 
-TABLE = -board.BOX_DEPTH
-"""Height of the table top (the board's playing surface is height 0)."""
 CLEARANCE = 60.0
 """Least distance (mm) from an item to the board's outline; the cube lies within 45."""
 
@@ -88,19 +86,16 @@ def _box_corners(item: Item) -> FloatArray:
     half_l, half_w = length / 2, width / 2
     local = np.array([(-half_l, -half_w), (half_l, -half_w), (half_l, half_w), (-half_l, half_w)])
     flat = local @ np.array([[c, s], [-s, c]]) + [item.x, item.y]
-    bottom = np.column_stack([flat, np.full(4, TABLE)])
-    top = np.column_stack([flat, np.full(4, TABLE + height)])
+    bottom = np.column_stack([flat, np.full(4, board.TABLE_HEIGHT)])
+    top = np.column_stack([flat, np.full(4, board.TABLE_HEIGHT + height)])
     return np.concatenate([bottom, top])
 
 
 def _rings(item: Item) -> tuple[FloatArray, FloatArray]:
     """Bottom and top rims of a round item (world x, y, height), (40, 3) each."""
     radius, height = CYLINDERS[item.kind]
-    xs = item.x + radius * np.cos(_RING)
-    ys = item.y + radius * np.sin(_RING)
-    bottom = np.column_stack([xs, ys, np.full(len(_RING), TABLE)])
-    top = np.column_stack([xs, ys, np.full(len(_RING), TABLE + height)])
-    return bottom, top
+    table = board.TABLE_HEIGHT
+    return _ring_at(item, radius, table), _ring_at(item, radius, table + height)
 
 
 def _solid(item: Item) -> FloatArray:
@@ -120,7 +115,7 @@ def _handle(item: Item) -> FloatArray:
     out = np.array([math.cos(item.angle), math.sin(item.angle)])
     t = np.linspace(-math.pi / 2, math.pi / 2, 9)
     reach = radius + 6.0 + 20.0 * np.cos(t)
-    heights = TABLE + height * 0.52 + 30.0 * np.sin(t)
+    heights = board.TABLE_HEIGHT + height * 0.52 + 30.0 * np.sin(t)
     return np.column_stack([item.x + out[0] * reach, item.y + out[1] * reach, heights]).astype(
         np.float64
     )
@@ -139,7 +134,7 @@ def random_items(rng: np.random.Generator, camera: Camera) -> tuple[Item, ...]:
     width, height = camera.size
     frame = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
     keep_out = [_board_hull(camera)]
-    to_table = np.linalg.inv(camera.plane_homography(TABLE))
+    to_table = np.linalg.inv(camera.plane_homography(board.TABLE_HEIGHT))
     items: list[Item] = []
     for _ in range(count * 10):
         if len(items) == count:
@@ -194,7 +189,8 @@ def _board_hull(camera: Camera) -> npt.NDArray[np.float32]:
         (x, y, h)
         for x in (board.OBJECT_LEFT - margin, board.OBJECT_RIGHT + margin)
         for y in (board.OBJECT_TOP - margin, board.OBJECT_BOTTOM + margin)
-        for h in (TABLE, board.FRAME_HEIGHT + 45.0)  # above the tallest stack with a die on it
+        # up to above the tallest stack with a die on it
+        for h in (board.TABLE_HEIGHT, board.FRAME_HEIGHT + 45.0)
     ]
     return _hull(camera, np.array(corners, np.float64))
 
@@ -223,21 +219,18 @@ def shadow_outlines(items: Sequence[Item], light: lighting.Light) -> list[FloatA
     """
     outlines = []
     for item in items:
-        direction = light.direction_at(item.x, item.y, TABLE)
+        direction = light.direction_at(item.x, item.y, board.TABLE_HEIGHT)
         solid = _solid(item)
-        lift = solid[:, 2] - TABLE
-        cast = solid.copy()
-        cast[:, :2] -= direction[:2] / max(float(direction[2]), 0.25) * lift[:, None]
-        cast[:, 2] = TABLE
-        outlines.append(np.concatenate([solid[lift < 1.0], cast]))
+        cast = lighting.cast_shadow(solid, board.TABLE_HEIGHT, direction, 0.25)
+        outlines.append(np.concatenate([solid[solid[:, 2] - board.TABLE_HEIGHT < 1.0], cast]))
     return outlines
 
 
 def draw_items(image: Image, camera: Camera, items: Sequence[Item], light: lighting.Light) -> None:
     """Draws the items, farthest first (their shadows come from :func:`shadow_outlines`)."""
-    depth = [float(camera.depth(np.array([i.x, i.y, TABLE]))) for i in items]
+    depth = [float(camera.depth(np.array([i.x, i.y, board.TABLE_HEIGHT]))) for i in items]
     for _, item in sorted(zip(depth, items, strict=True), key=lambda pair: -pair[0]):
-        direction = light.direction_at(item.x, item.y, TABLE)
+        direction = light.direction_at(item.x, item.y, board.TABLE_HEIGHT)
         if item.kind in BOXES:
             _draw_box(image, camera, item, direction)
         else:
@@ -285,7 +278,7 @@ def _draw_round(image: Image, camera: Camera, item: Item, light: FloatArray) -> 
     # the side strip by strip: Lambert light, and a glossy streak where the lamp's mirror
     # image lies (ceramic and cans shine, a leather cup hardly)
     normals = np.column_stack([np.cos(_RING), np.sin(_RING), np.zeros(len(_RING))])
-    middle = np.array([item.x, item.y, TABLE + height / 2])
+    middle = np.array([item.x, item.y, board.TABLE_HEIGHT + height / 2])
     view = camera.position - middle
     view /= np.linalg.norm(view)
     half_way = (light + view) / np.linalg.norm(light + view)
@@ -301,17 +294,21 @@ def _draw_round(image: Image, camera: Camera, item: Item, light: FloatArray) -> 
         fill(image, strip, (float(colour[0]), float(colour[1]), float(colour[2])))
     if item.kind == "can":
         fill(image, pt, shade((190, 192, 196), 0.8 + 0.25 * float(light[2])))
-        lid = _ring_at(item, radius - 4.0, TABLE + height + 0.5)
+        lid = _ring_at(item, radius - 4.0, board.TABLE_HEIGHT + height + 0.5)
         fill(image, camera.project_undistorted(lid), shade((170, 172, 176), 0.85))
     else:
         fill(image, pt, shade(item.colour, 0.85 + 0.2 * float(light[2])))
         wall = 3.5 if item.kind == "cup" else 4.5
-        opening = camera.project_undistorted(_ring_at(item, radius - wall, TABLE + height))
+        opening = camera.project_undistorted(
+            _ring_at(item, radius - wall, board.TABLE_HEIGHT + height)
+        )
         inside = shade(item.colour, 0.45)
         fill(image, opening, inside)
         # the near inner wall hides part of the inside's floor (or the coffee's surface)
         sunk = 60.0 if item.kind == "cup" else 14.0
-        floor = camera.project_undistorted(_ring_at(item, radius - wall, TABLE + height - sunk))
+        floor = camera.project_undistorted(
+            _ring_at(item, radius - wall, board.TABLE_HEIGHT + height - sunk)
+        )
         area, seen = cv2.intersectConvexConvex(opening.astype(np.float32), floor.astype(np.float32))
         if area > 1.0 and seen is not None:
             colour = (22, 32, 48) if item.kind == "mug" else shade(item.colour, 0.2)

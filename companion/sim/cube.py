@@ -70,7 +70,7 @@ class CubePose:
 
 def place_cube(spec: CubeSpec, rng: np.random.Generator) -> CubePose:
     """A resting spot on the table: at a side for a centred cube, at the owner's edge if owned."""
-    table = -board.BOX_DEPTH + SIZE / 2
+    table = board.TABLE_HEIGHT + SIZE / 2
     yaw = float(rng.uniform(-0.3, 0.3))
     if spec.owner == "centre":
         left = bool(rng.integers(0, 2))

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.sim import board
+from companion.sim import board, lighting
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, fill_many
 from companion.sim.styles import CheckerSet
@@ -277,9 +277,6 @@ def shadow_outline(pose: DiePose, orientation: board.Orientation, light: FloatAr
     """The die's corners cast along ``light`` onto the surface under it (world 3D)."""
     corners = pose.corners()
     world = orientation.to_world_array(corners[:, :2])
-    lift = corners[:, 2] - pose.on_surface
-    cast = np.zeros_like(corners)
-    cast[:, 0] = world[:, 0] - light[0] / max(light[2], 0.2) * lift
-    cast[:, 1] = world[:, 1] - light[1] / max(light[2], 0.2) * lift
-    cast[:, 2] = pose.on_surface
-    return cast
+    return lighting.cast_shadow(
+        np.column_stack([world, corners[:, 2]]), pose.on_surface, light, 0.2
+    )

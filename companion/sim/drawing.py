@@ -19,10 +19,24 @@ Colour = tuple[float, float, float] | float
 SUBPIXEL_BITS = 4
 
 
+def pixel_box(
+    pts: npt.NDArray[Any], size: tuple[int, int], margin: int = 1
+) -> tuple[int, int, int, int] | None:
+    """The whole-pixel box (left, top, right, bottom) around ``pts`` (n, 2 pixels) within an
+    image of ``size`` (width, height), widened by ``margin`` pixels for antialiased edges, or
+    ``None`` when it lies outside."""
+    left, top = np.floor(pts.min(axis=0)).astype(int) - margin
+    right, bottom = np.ceil(pts.max(axis=0)).astype(int) + margin + 1
+    left, top = max(int(left), 0), max(int(top), 0)
+    right, bottom = min(int(right), size[0]), min(int(bottom), size[1])
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
+
+
 def fill(image: npt.NDArray[Any], pts: npt.NDArray[np.float64], colour: Colour) -> None:
     """Fills the polygon ``pts`` (n, 2 pixel coordinates) on ``image`` in place."""
-    scaled = np.round(np.asarray(pts) * (1 << SUBPIXEL_BITS)).astype(np.int32)
-    cv2.fillPoly(image, [scaled], colour, cv2.LINE_AA, SUBPIXEL_BITS)  # type: ignore[call-overload]
+    fill_many(image, [pts], colour)
 
 
 def shade(
@@ -50,11 +64,10 @@ def paste_quad(
     """Warps a BGRA ``texture`` onto the pixel quad ``target`` (its corners in texture order:
     top-left, top-right, bottom-right, bottom-left), scaled by ``brightness``."""
     height, width = image.shape[:2]
-    x0, y0 = np.maximum(np.floor(target.min(axis=0)).astype(int) - 1, 0)
-    x1 = min(int(np.ceil(target[:, 0].max())) + 2, width)
-    y1 = min(int(np.ceil(target[:, 1].max())) + 2, height)
-    if x1 <= x0 or y1 <= y0:
+    box = pixel_box(target, (width, height))
+    if box is None:
         return
+    x0, y0, x1, y1 = box
     th, tw = texture.shape[:2]
     source = np.array([(0, 0), (tw, 0), (tw, th), (0, th)], np.float32)
     homography = cv2.getPerspectiveTransform(source, target - np.array([x0, y0], np.float32))

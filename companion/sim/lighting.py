@@ -355,6 +355,26 @@ def finish(
     return np.asarray(out, dtype=np.uint8)
 
 
+def cast_shadow(
+    points: FloatArray,
+    ground: float | FloatArray,
+    direction: FloatArray,
+    least_height: float,
+) -> FloatArray:
+    """``points`` (..., 3, world) cast away from the lamp along ``direction`` onto ``ground``.
+
+    ``direction`` points toward the lamp (one vector, or one per leading row of ``points`` with
+    room to broadcast, e.g. (N, 1, 3) for (N, K, 3) points). Its height is held at least
+    ``least_height`` so a low lamp casts a long shadow rather than an endless one.
+    """
+    lift = points[..., 2] - ground
+    reach = direction[..., :2] / np.maximum(direction[..., 2:], least_height)
+    cast = points.copy()
+    cast[..., :2] -= reach * lift[..., None]
+    cast[..., 2] = ground
+    return cast
+
+
 SHADOW_SCALE = 4
 """Shadows are drawn at 1/4 of the frame's resolution: they are soft, so nothing is lost."""
 

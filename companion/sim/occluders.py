@@ -27,7 +27,7 @@ import numpy.typing as npt
 from companion import geometry as g
 from companion.sim import board, checkers
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill, shade
+from companion.sim.drawing import fill, pixel_box, shade
 from companion.sim.styles import BGR, CheckerSet
 
 FloatArray = npt.NDArray[np.float64]
@@ -465,7 +465,8 @@ def draw_hand(
     layer = image.copy()
     _draw_held(layer, mask, camera, hand, orientation, looks)
     hulls = []
-    for centres, radii, colour in parts(hand):
+    every, digits = _build(hand)  # built once: the shading and the details reuse the digits
+    for centres, radii, colour in every:
         outline = camera.project_undistorted(_world(_outline(centres, radii), orientation))
         hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2).astype(np.float64)
         fill(mask, hull, 255)
@@ -476,8 +477,8 @@ def draw_hand(
     x0, x1 = max(bx - 6, 0), min(bx + bw + 6, width)
     y0, y1 = max(by - 6, 0), min(by + bh + 6, height)
     roi = layer[y0:y1, x0:x1]
-    _shade_limbs(roi, hulls, hand, camera, orientation, light_direction, (x0, y0))
-    _draw_digit_details(layer, camera, hand, orientation)
+    _shade_limbs(roi, hulls, digits, hand, camera, orientation, light_direction, (x0, y0))
+    _draw_digit_details(layer, camera, digits, hand, orientation)
     # soften: skin is never a hard-edged polygon
     layer[y0:y1, x0:x1] = cv2.GaussianBlur(roi, (0, 0), 0.9)
     alpha: npt.NDArray[Any] = cv2.GaussianBlur(mask[y0:y1, x0:x1], (0, 0), 1.0) / np.float32(255)
@@ -574,6 +575,7 @@ SHADING_PIXELS = 60_000
 def _shade_limbs(
     roi: Image,
     hulls: list[tuple[FloatArray, FloatArray, BGR]],
+    digits: list[Part],
     hand: Hand,
     camera: Camera,
     orientation: board.Orientation,
@@ -600,11 +602,10 @@ def _shade_limbs(
         fill(covered, local, 255)
         fill(albedo, local, colour)
         local = local / scale
-        left, top = np.maximum(np.floor(local.min(axis=0)).astype(int) - 2, 0)
-        right = min(int(np.ceil(local[:, 0].max())) + 3, small[1])
-        bottom = min(int(np.ceil(local[:, 1].max())) + 3, small[0])
-        if right <= left or bottom <= top:
+        bounds = pixel_box(local, (small[1], small[0]), margin=2)
+        if bounds is None:
             continue
+        left, top, right, bottom = bounds
         part = np.zeros((bottom - top, right - left), np.uint8)
         fill(part, local - [left, top], 255)
         inside = cv2.distanceTransform((part > 127).astype(np.uint8), cv2.DIST_L2, 3)
@@ -630,7 +631,7 @@ def _shade_limbs(
             merged = np.where(is_skin_small[box] > 0.5, blended, profile)
             relief[box] = relief[box] * (1 - weight) + merged * weight
             is_skin_small[box] = np.maximum(is_skin_small[box], weight)
-    knuckles, flush = _joints(small, hand, camera, orientation, offset, scale)
+    knuckles, flush = _joints(small, digits, hand, camera, orientation, offset, scale)
     relief = cv2.GaussianBlur(relief + knuckles * is_skin_small, (0, 0), 1.2)
     dx = cv2.Sobel(relief, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     dy = cv2.Sobel(relief, cv2.CV_32F, 0, 1, ksize=3) / 8.0
@@ -666,6 +667,7 @@ def _shade_limbs(
 
 def _joints(
     small: tuple[int, int],
+    digits: list[Part],
     hand: Hand,
     camera: Camera,
     orientation: board.Orientation,
@@ -678,7 +680,7 @@ def _joints(
     flush = np.zeros(small, np.float32)
     shift = np.array(offset, np.float64)
     px_per_mm = camera.focal / max(float(camera.position[2]) - hand.height, 1.0) / scale
-    for centres, radii, _ in _build(hand)[1]:
+    for centres, radii, _ in digits:
         points = (camera.project_undistorted(_world(centres, orientation)) - shift) / scale
         for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
             size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
@@ -765,13 +767,14 @@ def _fabric_folds(
 
 
 def _draw_digit_details(
-    layer: Image, camera: Camera, hand: Hand, orientation: board.Orientation
+    layer: Image, camera: Camera, digits: list[Part], hand: Hand, orientation: board.Orientation
 ) -> None:
-    """Knuckle creases across each digit and a nail at its tip, seen on the back of the hand."""
+    """Knuckle creases across each of the hand's ``digits`` (:func:`_build`) and a nail at its
+    tip, seen on the back of the hand."""
     skin = np.asarray(hand.skin, np.float64)
     crease = tuple(np.minimum(skin * np.array([0.7, 0.72, 0.82]), 255))
     nail = tuple(np.minimum(skin * np.array([1.08, 1.1, 1.12]) + 18, 255))
-    for centres, radii, _ in _build(hand)[1]:
+    for centres, radii, _ in digits:
         base, middle, tip = centres
         axis = tip[:2] - base[:2]
         axis /= np.linalg.norm(axis) + 1e-9

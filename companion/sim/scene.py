@@ -30,7 +30,7 @@ from companion.sim import board, checkers, clutter, dice, lighting, occluders, t
 from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
 from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
-from companion.sim.drawing import fill
+from companion.sim.drawing import fill, pixel_box
 from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
 from companion.sim.styles import (
     BOARD_STYLES,
@@ -299,8 +299,8 @@ def _draw_case(
             [
                 (a[0], a[1], board.FRAME_HEIGHT),
                 (b[0], b[1], board.FRAME_HEIGHT),
-                (b[0], b[1], -board.BOX_DEPTH),
-                (a[0], a[1], -board.BOX_DEPTH),
+                (b[0], b[1], board.TABLE_HEIGHT),
+                (a[0], a[1], board.TABLE_HEIGHT),
             ]
         )
         shade = 0.45 + 0.4 * max(0.0, float(np.dot(normal2, light.direction_at(*middle)[:2])))
@@ -327,7 +327,7 @@ def _draw_case(
             [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
         )
         pts = camera.project_undistorted(strip)
-        box = _pixel_box(pts, size)
+        box = pixel_box(pts, size)
         if box is None:
             continue
         left, top, right, bottom = box
@@ -337,18 +337,6 @@ def _draw_case(
         mask = np.zeros((roi_size[1], roi_size[0]), np.uint8)
         fill(mask, pts - [left, top], 255)
         cv2.copyTo(warped, mask, image[top:bottom, left:right])
-
-
-def _pixel_box(pts: FloatArray, size: tuple[int, int]) -> tuple[int, int, int, int] | None:
-    """The whole-pixel box (left, top, right, bottom) around ``pts`` within the image, or
-    ``None`` when it lies outside."""
-    left, top = np.floor(pts.min(axis=0)).astype(int) - 1
-    right, bottom = np.ceil(pts.max(axis=0)).astype(int) + 2
-    left, top = max(int(left), 0), max(int(top), 0)
-    right, bottom = min(int(right), size[0]), min(int(bottom), size[1])
-    if right <= left or bottom <= top:
-        return None
-    return left, top, right, bottom
 
 
 def _object_shadows(
@@ -408,9 +396,11 @@ def _draw_rolling(
         layer = image.copy()
         hulls.append(dice.draw_die(layer, camera, pose, orientation, looks, light_direction))
         layers.append(layer)
-    points = np.concatenate(hulls)
-    x0, y0 = np.maximum(np.floor(points.min(axis=0)).astype(int) - 2, 0)
-    x1, y1 = np.ceil(points.max(axis=0)).astype(int) + 3
+    height, width = image.shape[:2]
+    box = pixel_box(np.concatenate(hulls), (width, height), margin=2)
+    if box is None:
+        return
+    x0, y0, x1, y1 = box
     stack = np.stack([layer[y0:y1, x0:x1].astype(np.float32) for layer in layers])
     image[y0:y1, x0:x1] = stack.mean(axis=0).astype(np.uint8)
 
@@ -423,10 +413,10 @@ def _draw_cube(
     direction = light.direction_at(wx, wy, pose.height)
     half = 11.0
     footprint = np.array(
-        [(wx + dx, wy + dy, -board.BOX_DEPTH) for dx in (-half, half) for dy in (-half, half)]
+        [(wx + dx, wy + dy, board.TABLE_HEIGHT) for dx in (-half, half) for dy in (-half, half)]
     )
-    cast = footprint.copy()
-    cast[:, :2] -= direction[:2] / max(direction[2], 0.3) * 2 * half
+    top = footprint + np.array([0.0, 0.0, 2 * half])
+    cast = lighting.cast_shadow(top, board.TABLE_HEIGHT, direction, 0.3)
     coverage = lighting.shadow_map(camera, [np.concatenate([footprint, cast])], 4.0)
     lighting.darken(image, camera, [(coverage, 0.4)])
     draw_cube(image, camera, pose, orientation, direction)
@@ -484,15 +474,11 @@ def render(scene: Scene) -> Frame:
     if scene.clutter:
         items = clutter.random_items(np.random.default_rng([light_seed, 11]), camera)
     # the case's soft shadow on the table
-    case_outline = np.column_stack(
-        [orientation.to_world_array(board.outline()), np.full(4, -board.BOX_DEPTH)]
-    )
-    direction = light.direction_at(board.CENTRE_X, board.CENTRE_Y)
-    cast = case_outline.copy()
-    cast[:, :2] -= direction[:2] / max(direction[2], 0.3) * (board.BOX_DEPTH + board.FRAME_HEIGHT)
     top = np.column_stack(
         [orientation.to_world_array(board.outline()), np.full(4, board.FRAME_HEIGHT)]
     )
+    direction = light.direction_at(board.CENTRE_X, board.CENTRE_Y)
+    cast = lighting.cast_shadow(top, board.TABLE_HEIGHT, direction, 0.3)
     case_shadow = lighting.shadow_map(camera, [cast], 14.0, camera.project_undistorted(top))
     cube_rng = rng if scene.cube_seed is None else np.random.default_rng([scene.cube_seed, 5])
     cube_pose = place_cube(scene.cube, cube_rng) if scene.cube is not None else None
