@@ -14,11 +14,14 @@ but wrong readings, read and calibration times (cv2.setNumThreads(1)), peak memo
 real photographs in ../shared/real-photos/ (skipped when absent): die values on the 172
 labelled dice, the board found on board frames, and frames with hands called unreadable.
 
-Measured on the 500 frames (2 cores, cv2 on one thread), session 1 -> session 2: confident
-but wrong 0.0% -> 0.2% (one frame: two unsure places of one colour settled together by the
-total of fifteen); readable 6.6% -> 8.2%; die values 80.4% -> 92.1%; cocked caught 74.4% ->
-76.0%; flat called cocked 6.7% -> 8.8%; wrong side caught 97.6% -> 99.2%; hands unreadable
-100%; board found 42% -> 94%; read median 74 -> 75 ms; a reading process peaks at 128 MB.
+Measured on the 500 frames (2 cores, cv2 on one thread), session 1 -> 2 -> 3 (session 3's
+frames come from a renderer that looks more like a camera's, so they are not the same frames):
+confident but wrong 0.0% -> 0.2% -> 0.2% (one frame each time: unsure places of one colour
+settled together by the total of fifteen, or stacks and a tray read short and long at once);
+readable 6.6% -> 8.2% -> 10.6%; die values 80.4% -> 92.1% -> 92.7%; cocked caught 74.4% ->
+76.0% -> 79.2%; flat called cocked 6.7% -> 8.8% -> 8.8%; wrong side caught 97.6% -> 99.2% ->
+100%; hands unreadable 100%; board found 42% -> 94% -> 96%; read median 74 -> 75 -> 48 ms; a
+reading process peaks at 128 MB (126 MB).
 """
 
 from __future__ import annotations
