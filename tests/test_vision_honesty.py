@@ -81,6 +81,30 @@ class TestFifteen:
         settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
         assert settled[0].confidence < 0.5 and settled[23].confidence < 0.5
 
+    def test_a_tray_seen_empty_is_never_filled_to_make_fifteen(self) -> None:
+        """Black's stack read one short (surely) and black's empty tray in doubt: the total
+        would put the missing checker in the tray, and the frame would pass, wrong."""
+        regions = empty_points()
+        regions[0] = region(15)
+        regions[23] = region(-14)
+        trays = [region(0), region(0, 0.2, -1)]
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        assert settled[25].count == 0 and settled[25].confidence < 0.5
+        # a tray's count the total agrees with is confirmed
+        regions[23] = region(-15)
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        assert settled[25].count == 0 and settled[25].confidence >= 0.5
+
+    def test_a_tray_seen_holding_checkers_is_corrected_by_the_total(self) -> None:
+        """A row of standing checkers whose length lies between two counts (white's tray
+        in the demo's bear-off, two read as one) is settled by the total."""
+        regions = empty_points()
+        regions[0] = region(13)
+        regions[23] = region(-15)
+        trays = [region(1, 0.0, 0, 2, 3), region(0)]
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        assert settled[24].count == 2 and settled[24].confidence >= 0.5
+
     def test_many_doubts_are_left_unsure(self) -> None:
         regions = empty_points()
         regions[0] = region(10)
