@@ -16,12 +16,12 @@ labelled dice, the board found on board frames, and frames with hands called unr
 
 Measured on the 500 frames (2 cores, cv2 on one thread), session 1 -> 2 -> 3 (session 3's
 frames come from a renderer that looks more like a camera's, so they are not the same frames):
-confident but wrong 0.0% -> 0.2% -> 0.2% (one frame each time: unsure places of one colour
-settled together by the total of fifteen, or stacks and a tray read short and long at once);
-readable 6.6% -> 8.2% -> 10.6%; die values 80.4% -> 92.1% -> 92.7%; cocked caught 74.4% ->
+confident but wrong 0.0% -> 0.2% -> 0.0% (session 2's frame: unsure places of one colour
+settled together by the total of fifteen; the total no longer fills a tray seen empty);
+readable 6.6% -> 8.2% -> 10.4% (exact among them 100% -> 97.6% -> 100%); die values 80.4% -> 92.1% -> 92.7%; cocked caught 74.4% ->
 76.0% -> 79.2%; flat called cocked 6.7% -> 8.8% -> 8.8%; wrong side caught 97.6% -> 99.2% ->
 100%; hands unreadable 100%; board found 42% -> 94% -> 96%; read median 74 -> 75 -> 48 ms; a
-reading process peaks at 128 MB (126 MB).
+reading process peaks at 128 MB (125 MB).
 """
 
 from __future__ import annotations
