@@ -18,10 +18,10 @@ Measured on the 500 frames (2 cores, cv2 on one thread), session 1 -> 2 -> 3 (se
 frames come from a renderer that looks more like a camera's, so they are not the same frames):
 confident but wrong 0.0% -> 0.2% -> 0.0% (session 2's frame: unsure places of one colour
 settled together by the total of fifteen; the total no longer fills a tray seen empty);
-readable 6.6% -> 8.2% -> 10.4% (exact among them 100% -> 97.6% -> 100%); die values 80.4% -> 92.1% -> 92.7%; cocked caught 74.4% ->
-76.0% -> 79.2%; flat called cocked 6.7% -> 8.8% -> 8.8%; wrong side caught 97.6% -> 99.2% ->
-100%; hands unreadable 100%; board found 42% -> 94% -> 96%; read median 74 -> 75 -> 48 ms; a
-reading process peaks at 128 MB (125 MB).
+readable 6.6% -> 8.2% -> 10.4% (exact among them 100% -> 97.6% -> 100%); die values 80.4% ->
+92.1% -> 92.7%; cocked caught 74.4% -> 76.0% -> 79.2%; flat called cocked 6.7% -> 8.8% ->
+8.8%; wrong side caught 97.6% -> 99.2% -> 100%; hands unreadable 100%; board found 42% -> 94%
+-> 96%; read median 74 -> 75 -> 48 ms; a reading process peaks at 128 MB (125 MB).
 """
 
 from __future__ import annotations
@@ -292,7 +292,7 @@ def real_boards() -> None:
         print("real board photos: skipped (../shared/real-photos absent)")
         return
     photos = json.loads(BOARD_LABELS.read_text())["photos"]
-    found = wrong = refused = refused_right = 0
+    found = wrong = refused = 0
     times: list[float] = []
     for photo in photos:
         name, truth = photo["file"], photo["corners"]
@@ -305,7 +305,6 @@ def real_boards() -> None:
         times.append(time.perf_counter() - start)
         if corners is None:
             refused += 1
-            refused_right += truth is None
             outcome = "not found" + ("" if truth is None else " (a board is in view)")
         elif truth is None:
             wrong += 1
@@ -338,11 +337,10 @@ def real_hands() -> None:
     corners as labelled by eye in real_boards.json; it is no opening, so the orientation is
     given) and read the camera's other frames. Frames without hands are read too: a hand
     called unreadable means little while the bare frames are not read either."""
-    labels_file = BOARD_LABELS
-    if not labels_file.exists():
+    if not BOARD_LABELS.exists():
         print("real frames with hands: skipped (benchmarks/real_boards.json absent)")
         return
-    labels = {p["file"]: p for p in json.loads(labels_file.read_text())["photos"]}
+    labels = {p["file"]: p for p in json.loads(BOARD_LABELS.read_text())["photos"]}
     first = SAME_CAMERA[0]
     image = cv2.imread(str(BOARD_PHOTOS / first))
     try:
