@@ -80,13 +80,8 @@ class FoundBoard:
     """Clockwise from the top-left as the image shows them."""
     score: float
     """How many times the frame's ordinary edge strength the board's edges show."""
-    sides_seen: float = 1.0
-    """The share of the points' sides and bases, the bar's edges and the ends that show an
-    edge."""
     contrast: float = 0.0
     """How many times better the points line up here than half a point along the rows."""
-    quarter_contrasts: tuple[float, ...] = ()
-    """The same in each quarter of the board (left and right half, top and bottom row)."""
 
 
 class BoardShape(NamedTuple):
@@ -189,12 +184,6 @@ def _sample(gradient: Gradient, quads: FloatArray, points: FloatArray) -> FloatA
     return np.asarray(np.median(values, axis=2), dtype=np.float64)
 
 
-def _side_strengths(gradient: Gradient, quads: FloatArray, shape_index: int) -> FloatArray:
-    """Median edge strength along each edge the board should show (the points' sides and
-    bases, the bar's edges, the ends): shape (N, features)."""
-    return _sample(gradient, quads, _FEATURES[shape_index][0])
-
-
 _COMBINED = tuple(np.concatenate([edges, bare]) for edges, bare in _FEATURES)
 _WEIGHTS = tuple(
     np.concatenate(
@@ -223,12 +212,18 @@ def triangle_score(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -
     return float(_scores(gradient, quad[None], shape_index)[0])
 
 
+STEPS = (4.0, 2.0, 1.0, 0.5)
+"""The steps (working-size pixels) :func:`refine` moves corners by, in turn."""
+FINE_STEPS = STEPS[1:]
+"""The steps for candidates already near their place (slid along the rows, or neighbours)."""
+
+
 def refine(
     gradient: Gradient,
     quad: FloatArray,
     shape_index: int = 0,
     least_area: float = 0.0,
-    steps: tuple[float, ...] = (4.0, 2.0, 1.0, 0.5),
+    steps: tuple[float, ...] = STEPS,
 ) -> tuple[float, FloatArray]:
     """Moves one corner at a time, the move that lines the points' edges up best
     (:func:`triangle_score`) first, in ever smaller steps; never shrinks the quadrilateral below
@@ -253,7 +248,7 @@ def refine_many(
     quads: FloatArray,
     shape_index: int = 0,
     least_area: float = 0.0,
-    steps: tuple[float, ...] = (4.0, 2.0, 1.0, 0.5),
+    steps: tuple[float, ...] = STEPS,
 ) -> tuple[FloatArray, FloatArray]:
     """:func:`refine` of many candidates (N, 4, 2) side by side: (scores (N,), corners)."""
     best = quads.astype(np.float64).copy()
@@ -520,7 +515,7 @@ SLIDE_STEP = 1.0 / 30
 """The first look along the rows moves the ends in steps of this share of the width."""
 
 
-def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> tuple[float, FloatArray]:
+def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> FloatArray:
     """The playing area's ends found along a candidate's two rows of points.
 
     The ends of the playing area are its weakest edges (the opening stacks five checkers at
@@ -554,7 +549,7 @@ def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> tuple[f
     profiles = np.where(inside, gradient[lines, columns], 0.0)
     seen = np.nonzero(inside.all(axis=0))[0]
     if not len(seen):
-        return float(_scores(gradient, quad[None], shape_index)[0]), quad
+        return quad
     first_seen = float(plane_x[seen[0]] / g.PLAY_WIDTH) - 0.02
     last_seen = float(plane_x[seen[-1]] / g.PLAY_WIDTH) + 0.02
     # how wide the playing area can be: a board 1.05 to 1.2 times as wide as deep, seen from
@@ -615,8 +610,8 @@ def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> tuple[f
     rect = np.array([[start, 0.0], [start + span, 0.0], [start + span, 1.0], [start, 1.0]])
     rect = rect * (g.PLAY_WIDTH, g.PLAY_HEIGHT)
     corners = np.concatenate([rect, np.ones((4, 1))], axis=1) @ to_image.T
-    found = corners[:, :2] / corners[:, 2:]
-    return float(_scores(gradient, found[None], shape_index)[0]), found
+    found: FloatArray = corners[:, :2] / corners[:, 2:]
+    return found
 
 
 def upright(quad: FloatArray, segments: FloatArray) -> FloatArray:
@@ -785,7 +780,7 @@ def find_board(image: Image) -> FoundBoard:
     # one candidate for each pair of rows, whose ends are then found by sliding along them
     rows = _distinct_rows(ranked[:3000], ROW_PAIRS)
     slid = np.array(
-        [slide(tolerant, upright(quad, segments))[1] for quad in rows]
+        [slide(tolerant, upright(quad, segments)) for quad in rows]
         + _from_outline(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32))
     )
     # the slid candidates are close: ranked on edges only slightly blurred, which tells the
@@ -801,7 +796,7 @@ def find_board(image: Image) -> FoundBoard:
             chosen = order[shapes[order] == shape_index]
             if len(chosen):
                 scores, refined = refine_many(
-                    gradient, slid[chosen], shape_index, area_min, (2.0, 1.0, 0.5)
+                    gradient, slid[chosen], shape_index, area_min, FINE_STEPS
                 )
                 fitted.extend(
                     zip(scores.tolist(), [shape_index] * len(chosen), refined, strict=True)
@@ -818,7 +813,7 @@ def find_board(image: Image) -> FoundBoard:
     # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours are
     # tried too, and the bar, the ends and the points' bases and tips decide
     scores, trials = refine_many(
-        gradient, _neighbours(quad, shape_index), shape_index, area_min, (2.0, 1.0, 0.5)
+        gradient, _neighbours(quad, shape_index), shape_index, area_min, FINE_STEPS
     )
     if scores.max() > score:
         fitted.insert(0, (float(scores.max()), shape_index, trials[int(np.argmax(scores))]))
@@ -827,18 +822,15 @@ def find_board(image: Image) -> FoundBoard:
     full = _edge_strength(np.asarray(image, np.uint8))
     final: tuple[float, int, FloatArray] | None = None
     for _, index, guess in fitted[:FINALISTS]:
-        polished = refine(full, guess / factor, index, 0.0, (2.0, 1.0, 0.5))[1]
+        polished = refine(full, guess / factor, index, 0.0, FINE_STEPS)[1]
         # judged at the working size, like every candidate before: the frame's sharpest
         # edges (its outline against the table) would outweigh the points at full size
         value = float(_scores(gradient, polished[None] * factor, index)[0])
         if final is None or value > final[0]:
             final = (value, index, polished)
     assert final is not None
-    _, shape_index, polished = final
+    score, shape_index, polished = final
     quad = polished * factor
-    score = float(_scores(gradient, quad[None], shape_index)[0])
-    strengths = _side_strengths(gradient, quad[None], shape_index)[0]
-    seen = float(np.mean(strengths > 2.0 * texture))
     ratio = score / texture
     contrasts = _contrasts(gradient, quad, shape_index)
     contrast = float(contrasts[0])
@@ -851,9 +843,7 @@ def find_board(image: Image) -> FoundBoard:
             "area is in view, unobstructed and evenly lit, or give its corners with "
             '--corners "x,y x,y x,y x,y"'
         )
-    return FoundBoard(
-        order_clockwise(polished), ratio, seen, contrast, tuple(contrasts[1:].tolist())
-    )
+    return FoundBoard(order_clockwise(polished), ratio, contrast)
 
 
 def _neighbours(quad: FloatArray, shape_index: int) -> FloatArray:

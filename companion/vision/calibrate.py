@@ -108,7 +108,8 @@ def _orientation_from_opening(survey: ref.BoardSurvey) -> WhiteHome:
         ranked.append((contrast if fits else 0.0, white_home))
     contrast, best = max(ranked)
     if contrast < MIN_OPENING_CONTRAST:
-        seen = sum(1 for v in logs.values() if v > statistics.median(logs.values()) + 1.0)
+        typical = statistics.median(logs.values())
+        seen = sum(1 for value in logs.values() if value > typical + 1.0)
         raise CalibrationError(
             "this does not look like the opening position: no way of setting up the board puts "
             "the opening's 2, 5, 3 and 5 checkers of each colour where checkers are seen "

@@ -624,8 +624,8 @@ view: at least the first figure, at most the second plus the third times the cam
 TRAY_STRIPES = 0.35
 """Foreground over a tray's first slots that, even in stripes too thin to make a row, is
 something standing there."""
-TRAY_SEAMS = 9
-"""Gaps (px) between standing checkers that are closed before the row's length is measured."""
+TRAY_SEAMS = 9.0
+"""Gaps (mm) between standing checkers that are closed before the row's length is measured."""
 
 
 BARE_TRAY_EDGES = 0.1
@@ -660,7 +660,7 @@ def read_tray(
         rows = rows[::-1]  # white's tray fills from the far (bottom) end
         edges = edges[::-1]
     # the seams between standing checkers are no end of the row
-    kernel = np.ones((max(1, round(TRAY_SEAMS * scale / 1.0)), 1), np.uint8)
+    kernel = np.ones((max(1, round(TRAY_SEAMS * scale)), 1), np.uint8)
     closed = cv2.morphologyEx(np.ascontiguousarray(rows).reshape(-1, 1), cv2.MORPH_CLOSE, kernel)
     shown = np.clip(closed.ravel().astype(np.float64) * 1.4, 0.0, 1.0)
     t = (np.arange(len(shown)) + 0.5) / scale

@@ -28,9 +28,9 @@ FOREGROUND_LOW = 14.0
 FOREGROUND_HIGH = 34.0
 """Colour difference above which a pixel surely differs from the empty board."""
 LIGHTNESS_WEIGHT = 0.6
+"""Lightness counts less than hue in colour differences: shadows and lamps change lightness."""
 UNLIKE_CHECKERS = 22.0
 """Colour distance from both checker colours beyond which foreground is something else."""
-"""Lightness counts less than hue in colour differences: shadows and lamps change lightness."""
 
 
 @dataclass(frozen=True, slots=True)

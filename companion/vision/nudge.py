@@ -14,14 +14,13 @@ feature of the board lay at calibration to where the frame's profile homography 
 from __future__ import annotations
 
 import math
-from typing import cast
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.vision.plane import VIEW_LEFT, VIEW_TOP, Matrix
+from companion.vision.plane import Matrix, view_matrix
 
 FloatImage = npt.NDArray[np.float32]
 
@@ -73,22 +72,26 @@ def board_motion(reference_small: FloatImage, view_lab: FloatImage, scale: float
     return motion
 
 
+_TO_SMALL = view_matrix(np.eye(3), SMALL)
+"""Plane millimetres to pixels of the small view the motion is measured on."""
+_FROM_SMALL = np.linalg.inv(_TO_SMALL)
+_CORNERS = np.array(
+    [[0.0, 0.0, 1.0], [g.PLAY_WIDTH, 0.0, 1.0], [g.PLAY_WIDTH, g.PLAY_HEIGHT, 1.0],
+     [0.0, g.PLAY_HEIGHT, 1.0]]
+)  # fmt: skip
+"""The playing area's corners (homogeneous plane millimetres)."""
+
+
 def _to_plane(warp_small: npt.NDArray[np.float64]) -> Matrix:
     """An ECC warp (3x3) on the small view, as a motion on the plane in millimetres."""
-    to_small = np.array(
-        [[SMALL, 0.0, -VIEW_LEFT * SMALL], [0.0, SMALL, -VIEW_TOP * SMALL], [0.0, 0.0, 1.0]]
-    )
-    return cast(Matrix, np.linalg.inv(to_small) @ warp_small @ to_small)
+    motion: Matrix = _FROM_SMALL @ warp_small @ _TO_SMALL
+    return motion
 
 
 def largest_shift(motion: Matrix) -> float:
     """How far (mm) the motion moves the furthest corner of the playing area."""
-    corners = np.array(
-        [[0.0, 0.0, 1.0], [g.PLAY_WIDTH, 0.0, 1.0], [g.PLAY_WIDTH, g.PLAY_HEIGHT, 1.0],
-         [0.0, g.PLAY_HEIGHT, 1.0]]
-    )  # fmt: skip
-    moved = corners @ motion.T
-    return float(np.max(np.linalg.norm(moved[:, :2] / moved[:, 2:] - corners[:, :2], axis=1)))
+    moved = _CORNERS @ motion.T
+    return float(np.max(np.linalg.norm(moved[:, :2] / moved[:, 2:] - _CORNERS[:, :2], axis=1)))
 
 
 def turn_degrees(motion: Matrix) -> float:

@@ -586,10 +586,13 @@ def read_frame(
     found_dice = settle_free_dice(found_dice, regions, bar)
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
-        settled = resolve_by_fifteen(regions + trays, bar, settings.threshold, trays=(24, 25))
-        regions = settled[:24]
-        off_white = replace(settled[24], count=abs(settled[24].count))
-        off_black = replace(settled[25], count=abs(settled[25].count))
+        white_tray, black_tray = len(regions), len(regions) + 1
+        settled = resolve_by_fifteen(
+            regions + trays, bar, settings.threshold, trays=(white_tray, black_tray)
+        )
+        regions = settled[:white_tray]
+        off_white = replace(settled[white_tray], count=abs(settled[white_tray].count))
+        off_black = replace(settled[black_tray], count=abs(settled[black_tray].count))
     off = Counts(off_white.count, off_black.count)
     for name in unexplained(maps, regions, bar, found_dice):
         if name not in hidden:
