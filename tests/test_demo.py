@@ -21,7 +21,7 @@ from companion.formats.mat import read_mat, write_mat
 from companion.journal import read_journal
 from companion.sim.demo import DEFAULT_SEED, expected_record, render_demo_game
 from tests.test_mat import GNUBG
-from tests.test_referee_demo import check_gnubg_agrees
+from tests.test_referee_demo import check_gnubg_agrees, game_end
 
 VERDICT = re.compile(r"^\[[A-Z ]+\]\s+(.*)$")
 PLAYERS = ("Alice", "Bob")
@@ -40,10 +40,6 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
 def script() -> list[dict[str, Any]]:
     """The demo game's events, from frames too small to read but of the same game."""
     return [e for f in render_demo_game(DEFAULT_SEED, (64, 36)) for e in f.events]
-
-
-def game_end(script: list[dict[str, Any]]) -> dict[str, Any]:
-    return next(e for e in script if e["type"] == "game_end")
 
 
 def headlines(out: str) -> list[str]:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from companion.sim import render_demo_game
+from companion.sim.truth import is_settled
 from companion.vision.calibrate import calibrate
 from companion.vision.reader import read_frame
 from companion.vision.reading import Reading
@@ -31,15 +32,6 @@ def demo_readings() -> tuple[tuple[dict[str, Any], Reading], ...]:
     frames = list(render_demo_game(whole_game=False))
     profile = calibrate(frames[0].frame.image)  # the opening, found automatically
     return tuple((frame.frame.truth, read_frame(frame.frame.image, profile)) for frame in frames)
-
-
-def is_settled(truth: dict[str, Any]) -> bool:
-    """A frame a referee judges: nothing over the board and no die still rolling."""
-    return bool(
-        truth["readable"]
-        and not truth["occluders"]
-        and not any(die.get("moving") for die in truth["dice"])
-    )
 
 
 def dice_match(reading: Reading, truth: dict[str, Any]) -> bool:

@@ -91,6 +91,7 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     from companion.journal import Journal
     from companion.referee import Referee, Settings
     from companion.sim.demo import DEFAULT_SEED, render_demo_game
+    from companion.sim.truth import is_settled
     from companion.sources import Frame
     from companion.vision.calibrate import calibrate
     from companion.vision.reader import ReadSettings, read_frame
@@ -140,9 +141,8 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     try:
         game = LiveGame(referee, journal, displays, reader, out)
         game.record(referee.start_match(3, ("Alice", "Bob"), now=0.0))
-        frames = settled = unsure = 0
+        settled = unsure = 0
         for shot in itertools.chain([first], film):
-            frames += 1
             now = shot.index * FRAME_INTERVAL
             for event in shot.events:
                 control = event.get("control")
@@ -167,7 +167,7 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
     table = referee.table
     elapsed = time.perf_counter() - started
     out.write(
-        f"\n{frames} frames judged in {elapsed:.1f} s: {counts['read']} read by vision (the "
+        f"\n{game.frames} frames judged in {elapsed:.1f} s: {counts['read']} read by vision (the "
         f"others unchanged); of the {settled} frames with nothing moving, the camera was unsure "
         f"of {unsure} and the referee waited.\n"
         f"score: white {table.match.white_score}, black {table.match.black_score}\n"
@@ -175,15 +175,6 @@ def run_camera_demo(args: argparse.Namespace, out: TextIO) -> int:
         f"{record}\n"
     )
     return EXIT_OK
-
-
-def is_settled(truth: dict[str, Any]) -> bool:
-    """A frame a referee judges: nothing over the board and no die still rolling."""
-    return bool(
-        truth["readable"]
-        and not truth["occluders"]
-        and not any(die.get("moving") for die in truth["dice"])
-    )
 
 
 def load_turns() -> list[dict[str, Any]]:

@@ -43,10 +43,16 @@ from companion.referee import events as ev
 from companion.referee.board import OPENING_BOARD, put_back, raw_board, same_board
 from companion.referee.events import Command, Event, Kind, Verdict
 from companion.referee.stability import DiceDoubt, InvalidSettings, StabilityFilter, dice_key
-from companion.referee.table import Phase, Table, apply, replay, result_name
+from companion.referee.table import Phase, Table, apply, replay
 from companion.rules import Colour, LegalPlay, Position, generate_plays, judge, position_id
 from companion.rules.judge import RawBoard
-from companion.rules.match import GameResult, game_result, opening_roll, to_match_id
+from companion.rules.match import (
+    GameResult,
+    game_result,
+    opening_roll,
+    result_name,
+    to_match_id,
+)
 from companion.vision.reading import DieReading, Reading, judge_dice
 
 ROLLS: tuple[tuple[int, int], ...] = tuple((a, b) for a in range(6, 0, -1) for b in range(a, 0, -1))

@@ -22,7 +22,7 @@ from companion.referee import events as ev
 from companion.referee.events import Event
 from companion.referee.stability import DiceKey
 from companion.rules import Colour, Position, position_id
-from companion.rules.match import CubeState, GameResult, MatchState, game_result
+from companion.rules.match import CubeState, MatchState, game_result
 
 
 class Phase(StrEnum):
@@ -217,11 +217,3 @@ def replay(events: Iterable[Event]) -> tuple[Table, list[Table]]:
             "that 'companion run' wrote, or start a new match without --resume"
         )
     return table, history
-
-
-def result_name(result: GameResult) -> str:
-    return {
-        GameResult.SINGLE: "single game",
-        GameResult.GAMMON: "gammon",
-        GameResult.BACKGAMMON: "backgammon",
-    }[result]

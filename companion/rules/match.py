@@ -60,6 +60,15 @@ class GameResult(IntEnum):
     BACKGAMMON = 3
 
 
+def result_name(result: GameResult) -> str:
+    """The players' name of a result ("black wins a gammon")."""
+    return {
+        GameResult.SINGLE: "single game",
+        GameResult.GAMMON: "gammon",
+        GameResult.BACKGAMMON: "backgammon",
+    }[result]
+
+
 def game_result(position: Position) -> GameResult | None:
     """The result for the side that has borne off all fifteen, or ``None`` while play goes on.
 

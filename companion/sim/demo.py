@@ -79,7 +79,7 @@ from companion import geometry as g
 from companion.formats.mat import Action, Ending, GameRecord, MatchRecord
 from companion.rules import position_id
 from companion.rules.judge import IMPOSSIBLE_RULES, Verdict, judge
-from companion.rules.match import GameResult, game_result
+from companion.rules.match import game_result, result_name
 from companion.rules.moves import LegalPlay, Move, Play, generate_plays
 from companion.rules.position import Colour, Position
 from companion.sim import checkers as checker_model
@@ -130,12 +130,6 @@ DEMO_LOOK: dict[str, object] = {
 the board), the camera straight above it, the board filling most of the picture, a decent
 camera's compression. The same table for every seed (the seed makes the game); the demo shows
 the referee at work, not the reader's limits. Any of it can be changed through ``look``."""
-RESULT_NAMES = {
-    GameResult.SINGLE: "single game",
-    GameResult.GAMMON: "gammon",
-    GameResult.BACKGAMMON: "backgammon",
-}
-"""How the referee names a game won by bearing off (in its game-over announcement)."""
 CubeAction = Literal["take", "drop"]
 CUBE_ACTIONS: tuple[CubeAction, ...] = ("take", "drop")
 
@@ -584,7 +578,7 @@ class _Demo:
         result = game_result(played.after)
         if result is not None:
             points = int(result) * self.cube
-            name = RESULT_NAMES[result]
+            name = result_name(result)
             self.event(
                 type="game_end",
                 winner=mover.value,

@@ -23,6 +23,7 @@ A frame's truth holds:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -124,3 +125,12 @@ def opening_validity(
         if not valid:
             return False, reason
     return True, None
+
+
+def is_settled(truth: Mapping[str, Any]) -> bool:
+    """A frame a referee judges: nothing over the board and no die still rolling."""
+    return bool(
+        truth["readable"]
+        and not truth["occluders"]
+        and not any(die.get("moving") for die in truth["dice"])
+    )
