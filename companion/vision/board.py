@@ -148,6 +148,14 @@ BARE_WEIGHT = 0.5
 """How much edges past the points' tips count against a guess."""
 
 
+def _project(to_image: FloatArray, points: FloatArray) -> FloatArray:
+    """Plane points (..., 2) through a homography: their image points (..., 2)."""
+    ones = np.ones((*points.shape[:-1], 1))
+    projected = np.concatenate([points, ones], axis=-1) @ to_image.T
+    image_points: FloatArray = projected[..., :2] / projected[..., 2:]
+    return image_points
+
+
 def _homographies(quads: FloatArray) -> FloatArray:
     """Homographies (N, 3, 3) taking the canonical playing area onto each quadrilateral
     (N, 4, 2), its corners in the plane's order (top-left, top-right, bottom-right,
@@ -609,9 +617,7 @@ def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> FloatAr
     start, span = best_placement(start + nudges, span + nudges, fine)
     rect = np.array([[start, 0.0], [start + span, 0.0], [start + span, 1.0], [start, 1.0]])
     rect = rect * (g.PLAY_WIDTH, g.PLAY_HEIGHT)
-    corners = np.concatenate([rect, np.ones((4, 1))], axis=1) @ to_image.T
-    found: FloatArray = corners[:, :2] / corners[:, 2:]
-    return found
+    return _project(to_image, rect)
 
 
 def upright(quad: FloatArray, segments: FloatArray) -> FloatArray:
@@ -740,15 +746,12 @@ def _from_outline(lab: npt.NDArray[np.float32]) -> list[FloatArray]:
         return []
     guesses = []
     x0, y0, x1, y1 = _OBJECT
-    inner = np.array(
-        [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
-    )
+    target = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float32)
     for shift in range(4):
         # the outline's corners, starting at each of them, as the object's corners in turn
         source = np.roll(outline, -shift, axis=0).astype(np.float32)
-        target = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float32)
         to_image = cv2.getPerspectiveTransform(target, source)
-        guesses.append(cv2.perspectiveTransform(inner[None].astype(np.float64), to_image)[0])
+        guesses.append(cv2.perspectiveTransform(_PLANE_RECT[None], to_image)[0])
     return guesses
 
 
@@ -866,9 +869,7 @@ def _neighbours(quad: FloatArray, shape_index: int) -> FloatArray:
             rect[[0, 1], 1] -= top * step * g.FRAME_WIDTH / 2
             rect[[2, 3], 1] += bottom * step * g.FRAME_WIDTH / 2
             rects.append(rect)
-    points = np.concatenate([np.array(rects), np.ones((len(rects), 4, 1))], axis=2)
-    corners = points @ to_image.T
-    return np.asarray(corners[..., :2] / corners[..., 2:])
+    return _project(to_image, np.array(rects))
 
 
 def _contrasts(gradient: Gradient, quad: FloatArray, shape_index: int) -> FloatArray:
@@ -879,9 +880,7 @@ def _contrasts(gradient: Gradient, quad: FloatArray, shape_index: int) -> FloatA
     shift = (1.0 - SHAPES[shape_index].bar) / 2 * g.PLAY_WIDTH / 12
     placed = [quad]
     for dx in (-shift, shift):
-        rect = _PLANE_RECT + np.array([dx, 0.0])
-        corners = np.concatenate([rect, np.ones((4, 1))], axis=1) @ to_image.T
-        placed.append(corners[:, :2] / corners[:, 2:])
+        placed.append(_project(to_image, _PLANE_RECT + np.array([dx, 0.0])))
     features = _COMBINED[shape_index]
     weights = _WEIGHTS[shape_index]
     strengths = _sample(gradient, np.array(placed), features) * weights  # (3, F)
