@@ -24,9 +24,14 @@ LABELLED = [
     for photo in json.loads((PROJECT / "benchmarks" / "real_boards.json").read_text())["photos"]
     if "position" in photo
 ]
-LEAST_SURE = {"data__images__test__test1.jpg": 20, "data__images__test__test12.jpg": 22}
-"""Points read surely on each photo when this test was written (of 24): a floor, so that a
-change that makes the reader doubt what it read right is noticed."""
+LEAST_SURE = {"data__images__test__test1.jpg": 18, "data__images__test__test12.jpg": 21}
+"""Points read surely on each photo (of 24): a floor, so that a change that makes the reader
+doubt what it read right is noticed. (Lower than before the board's proportions were
+measured: the points' axes then lay beside black triangles, whose colour now makes the
+reader doubt an empty black point, as camouflage may hide a black checker there.)"""
+LEAST_RIGHT = {"data__images__test__test1.jpg": 24, "data__images__test__test12.jpg": 23}
+"""Points counted right, surely or not: on the board's own axes every count is right but
+test12's 19-point (a stack of five lit unevenly, read as more, unsurely)."""
 
 
 @pytest.mark.parametrize("photo", LABELLED, ids=[p["file"] for p in LABELLED])
@@ -46,6 +51,8 @@ def test_points_read_surely_on_a_real_board_are_right(photo: dict[str, Any]) -> 
     ]
     assert not wrong, f"read surely but wrongly (point, truth, read): {wrong}"
     assert len(sure) >= LEAST_SURE[photo["file"]]
+    right = sum(reading.points[n] == truth["points"][n] for n in range(24))
+    assert right >= LEAST_RIGHT[photo["file"]]
     if any(truth["bar"].values()):
         # checkers the photo shows on the bar would be part of the empty board made from it,
         # and the bar would read empty, surely: calibration notices them, the bar is unsure

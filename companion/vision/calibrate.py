@@ -27,9 +27,11 @@ from companion.vision.dice import find_dice
 from companion.vision.maps import to_lab
 from companion.vision.markers import find_marker_corners
 from companion.vision.plane import (
+    CANONICAL_LAYOUT,
     WHITE_HOMES,
     Corners,
     Image,
+    Layout,
     WhiteHome,
     homography,
     order_clockwise,
@@ -38,6 +40,7 @@ from companion.vision.plane import (
     warp,
 )
 from companion.vision.profile import VIEW_SCALE, Colours, Lab, Profile
+from companion.vision.proportions import measure_layout
 from companion.vision.reader import could_rest_there
 
 OPENING: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5}
@@ -224,9 +227,11 @@ def calibrate(
         notes.append(f"orientation learned from the opening: white's home is {white_home}")
     else:
         notes.append(f"orientation given by the user: white's home is {white_home}")
-    view = to_lab(
-        warp(image, view_homography(homography(corner_tuple, white_home), size), VIEW_SCALE)
-    )
+    image_to_plane = homography(corner_tuple, white_home)
+    layout = measure_layout(to_lab(warp(image, image_to_plane, VIEW_SCALE)), seen.field, VIEW_SCALE)
+    notes.append(_layout_note(layout))
+    layout = layout or CANONICAL_LAYOUT
+    view = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE, layout))
     final = ref.survey(view, VIEW_SCALE, frozenset(OPENING) if opening else None)
     white, black = _split_colours(final, opening)
     counts = OPENING if opening else None  # the final view is in white's numbering
@@ -244,7 +249,7 @@ def calibrate(
         field=final.field,
         point_a=final.point_colours[1],
         point_b=final.point_colours[2],
-        dice=_dice_colours(image, homography(corner_tuple, white_home)) if opening else (),
+        dice=_dice_colours(image, image_to_plane) if opening else (),
     )
     height, width = image.shape[:2]
     return Profile(
@@ -256,4 +261,18 @@ def calibrate(
         notes=tuple(notes),
         reference=ref.encode_reference(empty),
         bar_hidden=bar_hidden,
+        layout=layout,
+    )
+
+
+def _layout_note(layout: Layout | None) -> str:
+    if layout is None:
+        return "the points did not show plainly enough to measure the board: read as canonical"
+    if layout.is_canonical:
+        return "the board's points lie where a standard board's do"
+    (a, b), (c, d) = layout.outer, layout.home
+    return (
+        f"this board's points measured {(b - a) / 6:.1f} mm wide in the outer half and "
+        f"{(d - c) / 6:.1f} mm in the home half, its bar {c - b:.0f} mm (a standard board's: "
+        f"{g.POINT_WIDTH:.0f} and {g.BAR_WIDTH:.0f} mm); the reader follows them"
     )

@@ -14,6 +14,7 @@ plane point ``(u / scale + VIEW_LEFT, v / scale + VIEW_TOP)``.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, cast
 
@@ -100,19 +101,96 @@ def view_homography(image_to_plane: Matrix, image_size: tuple[int, int]) -> Matr
     return camera_heights(image_to_plane, image_size).to_plane_matrix(VIEW_HEIGHT)
 
 
-def warp(image: Image, image_to_plane: Matrix, scale: float) -> Image:
-    """The frame seen from straight above, white at the bottom, at ``scale`` px/mm."""
-    return cast(
-        Image,
-        cv2.warpPerspective(
-            image,
-            view_matrix(image_to_plane, scale),
-            view_size(scale),
-            flags=cv2.INTER_AREA if scale < 1.5 else cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=(0, 0, 0),
-        ),
-    )
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where one real board's two halves lie on the plane its corners map to, in mm.
+
+    The canonical board has points 40 mm wide and a bar 50 mm wide. Real boards differ: a
+    narrow bar, points a millimetre wider, a half that stops short of the frame. Six points
+    wider by a millimetre each put the point beside the bar 6 mm off, where a stack read
+    along the canonical axis is half missed. So calibration measures each half's ends
+    (:mod:`companion.vision.proportions`), and the plane view is warped half by half onto the
+    canonical plane: every reader keeps the canonical geometry.
+    """
+
+    outer: tuple[float, float] = (0.0, g.BAR_LEFT)
+    """The outer half's ends: at the frame, at the bar."""
+    home: tuple[float, float] = (g.BAR_RIGHT, g.PLAY_WIDTH)
+    """The home half's ends: at the bar, at the frame."""
+
+    @property
+    def is_canonical(self) -> bool:
+        return self == CANONICAL_LAYOUT
+
+    def stretches(self) -> tuple[tuple[float, float, float, float], ...]:
+        """``(x0, x1, slope, offset)`` for each stretch of the canonical plane, left to right:
+        canonical ``x`` in ``[x0, x1)`` lies at ``slope * x + offset`` on this board. Beyond
+        the playing area (the margin, the trays) only the nearest end moves."""
+        (a, b), (c, d) = self.outer, self.home
+        outer_slope = (b - a) / g.HALF_WIDTH
+        bar_slope = (c - b) / g.BAR_WIDTH
+        home_slope = (d - c) / g.HALF_WIDTH
+        return (
+            (-math.inf, 0.0, 1.0, a),
+            (0.0, g.BAR_LEFT, outer_slope, a),
+            (g.BAR_LEFT, g.BAR_RIGHT, bar_slope, b - bar_slope * g.BAR_LEFT),
+            (g.BAR_RIGHT, g.PLAY_WIDTH, home_slope, c - home_slope * g.BAR_RIGHT),
+            (g.PLAY_WIDTH, math.inf, 1.0, d - g.PLAY_WIDTH),
+        )
+
+    def to_canonical(self, xy: tuple[float, float]) -> tuple[float, float]:
+        """The canonical plane point that shows this board's point ``xy``."""
+        if self.is_canonical:
+            return xy
+        x, y = xy
+        for _, x1, slope, offset in self.stretches():
+            if x < slope * x1 + offset:
+                return ((x - offset) / slope, y)
+        raise AssertionError("the last stretch reaches infinity")
+
+
+CANONICAL_LAYOUT = Layout()
+
+
+def warp(
+    image: Image, image_to_plane: Matrix, scale: float, layout: Layout = CANONICAL_LAYOUT
+) -> Image:
+    """The frame seen from straight above, white at the bottom, at ``scale`` px/mm; a board
+    whose halves differ from the canonical ones is warped stretch by stretch onto them."""
+    flags = cv2.INTER_AREA if scale < 1.5 else cv2.INTER_LINEAR
+    width, height = view_size(scale)
+    if layout.is_canonical:
+        return cast(
+            Image,
+            cv2.warpPerspective(
+                image,
+                view_matrix(image_to_plane, scale),
+                (width, height),
+                flags=flags,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=(0, 0, 0),
+            ),
+        )
+    parts = []
+    for x0, x1, slope, offset in layout.stretches():
+        first = max(view_column(x0, scale), 0) if math.isfinite(x0) else 0
+        last = min(view_column(x1, scale), width) if math.isfinite(x1) else width
+        # this board's x = slope * canonical x + offset, so canonical = (x - offset) / slope;
+        # the stretch's first column is its output's column 0
+        to_canonical = np.array([[1.0 / slope, 0.0, -offset / slope], [0.0, 1.0, 0.0], [0, 0, 1]])
+        shift = np.array([[1.0, 0.0, -first], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+        matrix = shift @ view_matrix(to_canonical @ image_to_plane, scale)
+        parts.append(
+            cv2.warpPerspective(
+                image,
+                matrix,
+                (last - first, height),
+                flags=flags,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=(0, 0, 0),
+            )
+        )
+    return cast(Image, np.hstack(parts))
 
 
 def warp_patch(

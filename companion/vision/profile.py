@@ -22,7 +22,16 @@ from typing import Any, cast
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.vision.plane import WHITE_HOMES, Corners, Matrix, WhiteHome, homography, is_mirrored
+from companion.vision.plane import (
+    CANONICAL_LAYOUT,
+    WHITE_HOMES,
+    Corners,
+    Layout,
+    Matrix,
+    WhiteHome,
+    homography,
+    is_mirrored,
+)
 
 PROFILE_FORMAT = "backgammon-companion calibration profile"
 PROFILE_VERSION = 1
@@ -102,6 +111,9 @@ class Profile:
     bar_hidden: bool = False
     """Checkers lay on the bar of the calibration frame, so its empty look was never seen: the
     bar is read as unsure (it would otherwise read empty, surely, with checkers on it)."""
+    layout: Layout = CANONICAL_LAYOUT
+    """Where this board's halves lie on the plane of its corners (real boards are not all
+    proportioned like the canonical one); the plane view is warped onto the canonical board."""
 
     @property
     def mirrored(self) -> bool:
@@ -124,6 +136,10 @@ class Profile:
             "source": self.source,
             "notes": list(self.notes),
             "bar_hidden": self.bar_hidden,
+            "halves_mm": {
+                "outer": [round(x, 1) for x in self.layout.outer],
+                "home": [round(x, 1) for x in self.layout.home],
+            },
             "view_scale": VIEW_SCALE,
             "reference_image_base64": self.reference,
         }
@@ -167,6 +183,7 @@ class Profile:
         bar_hidden = data.get("bar_hidden", False)
         if not isinstance(bar_hidden, bool):
             raise ProfileError("profile: 'bar_hidden' must be true or false; calibrate again")
+        layout = _layout(data.get("halves_mm"))
         reference = data.get("reference_image_base64")
         if not isinstance(reference, str) or not reference:
             raise ProfileError("profile: the empty-board reference is missing; calibrate again")
@@ -179,6 +196,7 @@ class Profile:
             notes=tuple(str(n) for n in notes) if isinstance(notes, Sequence) else (),
             reference=reference,
             bar_hidden=bar_hidden,
+            layout=layout,
         )
         if not np.all(np.isfinite(profile.image_to_plane)):
             raise ProfileError("profile: the corners do not make a board; calibrate again")
@@ -240,3 +258,27 @@ def _lab(value: object, name: str) -> Lab:
     ):
         raise ProfileError(f"profile: colour {name!r} must be an L*a*b* triple in 0-255")
     return (float(value[0]), float(value[1]), float(value[2]))
+
+
+def _layout(value: object) -> Layout:
+    """The halves' ends (absent in profiles made before boards were measured: canonical)."""
+    if value is None:
+        return CANONICAL_LAYOUT
+    problem = (
+        "profile: 'halves_mm' must give the ends of the outer and the home half in mm, left "
+        "to right, each half 200-300 mm long; calibrate again"
+    )
+    if not isinstance(value, Mapping):
+        raise ProfileError(problem)
+    ends = [value.get("outer"), value.get("home")]
+    if not all(
+        isinstance(pair, Sequence)
+        and len(pair) == 2
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in pair)
+        for pair in ends
+    ):
+        raise ProfileError(problem)
+    (a, b), (c, d) = (cast(Sequence[float], pair) for pair in ends)
+    if not (a < b < c < d and 200.0 <= b - a <= 300.0 and 200.0 <= d - c <= 300.0):
+        raise ProfileError(problem)
+    return Layout(outer=(float(a), float(b)), home=(float(c), float(d)))

@@ -540,7 +540,9 @@ def read_frame(
     profile.check_frame(image.shape[1], image.shape[0])
     image_to_plane = profile.image_to_plane
     size = (image.shape[1], image.shape[0])
-    view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
+    view_lab = to_lab(
+        warp(image, view_homography(image_to_plane, size), VIEW_SCALE, profile.layout)
+    )
     moved: list[str] = []
     motion = nudge.board_motion(_small_reference(profile.reference), view_lab, VIEW_SCALE)
     if motion is not None:
@@ -549,7 +551,9 @@ def read_frame(
         else:
             # a nudge: follow the board where it now lies
             image_to_plane = np.linalg.inv(motion) @ image_to_plane
-            view_lab = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE))
+            view_lab = to_lab(
+                warp(image, view_homography(image_to_plane, size), VIEW_SCALE, profile.layout)
+            )
     reference_lab = _reference(profile.reference)[0]
     maps = plane_maps(
         view_lab,

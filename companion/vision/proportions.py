@@ -1,0 +1,113 @@
+"""Measuring where a real board's points lie, so that the reader samples each point's own axis.
+
+Boards differ from the canonical one: the tournament boards in the real photos have a bar 30-37
+mm wide instead of 50 and points 41-42 mm wide instead of 40, so the point beside the bar lies
+7-11 mm from its canonical axis. A point's triangle shows on the empty board's colour as a
+ridge, darkest or brightest on its axis, whatever the colours; a stack on it is centred there
+too. Across the rows between the points' bases and tips, the colour distance from the field
+therefore peaks on every point's axis. Six such axes, evenly spaced, make a half.
+
+Measured on the board plane (height 0), not the plane view (which shows the tops of checkers
+and so sees the board shifted by the camera's tilt).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from companion import geometry as g
+from companion.vision.maps import FloatImage, colour_distance
+from companion.vision.plane import CANONICAL_LAYOUT, VIEW_LEFT, Layout, view_row
+from companion.vision.profile import Lab
+
+ROWS_MM = (40.0, 150.0)
+"""Distance from the frame of the rows whose colour profile shows the points: past the
+checkers' rims at the base, short of the tips (where a point is a few pixels wide)."""
+PEAK_SHARE = 0.5
+"""Share of a peak's height (over its window's lowest value) whose centroid is its axis."""
+MOST_RESIDUAL_MM = 1.5
+"""How far an axis may lie from the line through its half's other axes and still count."""
+LEAST_AXES = 5
+"""Axes of a half that must lie on one line for the half to count as measured."""
+PITCH_RANGE = (0.9 * g.POINT_WIDTH, 1.15 * g.POINT_WIDTH)
+"""Point widths (on the plane of the corners) a measured half may show."""
+LEAST_RIDGE = 6.0
+"""Colour distance by which the axes must stand above the gaps between the points."""
+SNAP_MM = 6.0
+"""A board whose every point's axis lies within this of the canonical one is read as the
+canonical board (the reader's bands tolerate it; simulated boards measure within 5.2 mm)."""
+
+_CANONICAL_AXES = np.array([point * g.POINT_WIDTH + g.POINT_WIDTH / 2 for point in range(6)])
+
+
+def _profile(board_lab: FloatImage, field: Lab, scale: float) -> npt.NDArray[np.float64]:
+    """Mean colour distance from the field of each column, over both rows of points."""
+    distance = colour_distance(board_lab, field)
+    near, far = ROWS_MM
+    top = distance[view_row(near, scale) : view_row(far, scale)]
+    bottom = distance[view_row(g.PLAY_HEIGHT - far, scale) : view_row(g.PLAY_HEIGHT - near, scale)]
+    return np.asarray((top.mean(axis=0) + bottom.mean(axis=0)) / 2, dtype=np.float64)
+
+
+def _axes(
+    profile: npt.NDArray[np.float64], guesses: npt.NDArray[np.float64], scale: float
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Each point's axis near its guess (the centroid of its peak's upper part), and how far
+    the peak stands above its window's lowest value."""
+    xs = (np.arange(len(profile)) + 0.5) / scale + VIEW_LEFT
+    axes, ridges = [], []
+    for guess in guesses:
+        window = (xs > guess - g.POINT_WIDTH / 2) & (xs < guess + g.POINT_WIDTH / 2)
+        values = profile[window] - profile[window].min()
+        height = float(values.max()) if values.size else 0.0
+        weights = np.clip(values - PEAK_SHARE * height, 0.0, None)
+        total = float(weights.sum())
+        axes.append(float((weights * xs[window]).sum() / total) if total > 0 else guess)
+        ridges.append(height)
+    return np.array(axes), np.array(ridges)
+
+
+def _line(axes: npt.NDArray[np.float64]) -> tuple[float, float, int]:
+    """``(first axis, pitch, axes on the line)``: a line through the six axes, leaving out
+    the worst while one lies farther than :data:`MOST_RESIDUAL_MM` (a frame's wall or the
+    bar's shadow pulls the outermost peaks); 0 axes when no line holds enough of them."""
+    index = np.arange(6.0)
+    keep = np.ones(6, bool)
+    while True:
+        pitch, first = np.polyfit(index[keep], axes[keep], 1)
+        residual = np.abs(axes - (first + pitch * index))
+        if np.all(residual[keep] <= MOST_RESIDUAL_MM):
+            return float(first), float(pitch), int(keep.sum())
+        if keep.sum() <= LEAST_AXES:
+            return float(first), float(pitch), 0
+        keep[int(np.argmax(np.where(keep, residual, -1.0)))] = False
+
+
+def measure_layout(board_lab: FloatImage, field: Lab, scale: float) -> Layout | None:
+    """This board's :class:`~companion.vision.plane.Layout` seen on the board plane, the
+    canonical one when it lies within :data:`SNAP_MM`, or None when the points do not show
+    plainly enough to measure (a felt board's faint points, an arm across the board)."""
+    profile = _profile(board_lab, field, scale)
+    halves = []
+    for start in (0.0, g.BAR_RIGHT):
+        guesses = _CANONICAL_AXES + start
+        for _ in range(3):  # each round centres the windows better on the peaks
+            axes, ridges = _axes(profile, guesses, scale)
+            first, pitch, on_line = _line(axes)
+            guesses = first + pitch * np.arange(6.0)
+        if (
+            on_line < LEAST_AXES
+            or not PITCH_RANGE[0] <= pitch <= PITCH_RANGE[1]
+            or float(np.median(ridges)) < LEAST_RIDGE
+        ):
+            return None
+        halves.append((guesses, pitch))
+    (outer, outer_pitch), (home, home_pitch) = halves
+    canonical = np.concatenate([_CANONICAL_AXES, _CANONICAL_AXES + g.BAR_RIGHT])
+    if np.max(np.abs(np.concatenate([outer, home]) - canonical)) < SNAP_MM:
+        return CANONICAL_LAYOUT
+    return Layout(
+        outer=(float(outer[0] - outer_pitch / 2), float(outer[5] + outer_pitch / 2)),
+        home=(float(home[0] - home_pitch / 2), float(home[5] + home_pitch / 2)),
+    )
