@@ -462,13 +462,21 @@ def read_points(
         for index in np.flatnonzero(hidden_all.any(axis=1)).tolist():
             occupancy[index] = _fill_hidden(np.where(hidden_all[index], np.nan, occupancy[index]))
     counted = count_stacks(occupancy, evidence.seams, synthesis)
+    first = [
+        _reading(counted[index], occupancy[index], evidence.other[index], evidence.whiteness[index])
+        for index in range(24)
+    ]
+    rims = (False, False) if camouflage is None else rims_showing(first, evidence.rings, camouflage)
     readings = []
-    for index in range(24):
-        reading = _reading(
-            counted[index], occupancy[index], evidence.other[index], evidence.whiteness[index]
-        )
+    for index, reading in enumerate(first):
         if camouflage is not None and not reading.covered:
             doubted = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
+            if doubted is not reading and visibility is not None:
+                # the checker camouflage could hide is of the colour that would show least
+                # there; where that colour's rims show on every stack of it, no rim is proof
+                hidden = _least_showing(reading.count, visibility[:, index])
+                if rims[hidden]:
+                    doubted = reading
             if doubted is not reading and (
                 visibility is None
                 or evidence.strips is None
@@ -482,6 +490,54 @@ def read_points(
                 reading = doubted
         readings.append(reading)
     return readings
+
+
+RIMS_SHOW = 0.6
+"""Mean rim evidence along a stack read surely from which its checkers' rims count as showing."""
+RIMMED_STACKS = 2
+"""Stacks of a colour on points of its own colour that must all show their rims before the
+rims of that colour count as showing in this frame (one stack could be a lucky light)."""
+SURE_STACK = 0.5
+"""Confidence of a stack's reading from which its rims are trusted to tell the light."""
+
+
+def rims_showing(
+    readings: list[RegionReading], rings: FloatArray, camouflage: FloatArray
+) -> tuple[bool, bool]:
+    """Whether white's and black's checkers show their rims in this frame where their colour
+    cannot show them (on a point of their own colour).
+
+    A checker's outline shows wherever the board differs from it; on a point of its own
+    colour only a rim of its own can show it. Where every stack of a colour lying on such a
+    point was read surely and shows a rim plainly (in this light, from this camera), a
+    checker hiding on another such point would show its rim too, and a point without one is
+    empty. Dim light, or rims the colour of the body, leave the doubt.
+    """
+    shown: dict[int, list[float]] = {1: [], -1: []}
+    for index, reading in enumerate(readings):
+        if reading.covered or reading.count == 0:
+            continue
+        extent = _line_extent(min(abs(reading.count), 5))
+        if float(np.mean(camouflage[index][:extent])) <= HIDING_SHARE:
+            continue  # its outline shows it: no proof of a rim
+        sure = reading.confidence >= SURE_STACK
+        rim = float(np.mean(rings[index][:extent])) if sure else 0.0
+        shown[1 if reading.count > 0 else -1].append(rim)
+    white, black = shown[1], shown[-1]
+    return (
+        len(white) >= RIMMED_STACKS and min(white) >= RIMS_SHOW,
+        len(black) >= RIMMED_STACKS and min(black) >= RIMS_SHOW,
+    )
+
+
+def _least_showing(count: int, visibility: FloatArray) -> int:
+    """0 (white) or 1 (black): the colour a checker next on this point would show least in
+    (an empty point may hide either; a stack only more of its own)."""
+    if count != 0:
+        return 0 if count > 0 else 1
+    place = _slot_masks()[0]
+    shows = [float((place * visibility[colour]).sum()) for colour in (0, 1)]
+    return int(np.argmin(shows))
 
 
 BARE_AREA = 100.0
