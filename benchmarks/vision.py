@@ -362,6 +362,46 @@ def real_hands() -> None:
     show("frames without hands read (readable)", bare_readable, bare)
 
 
+def real_positions() -> None:
+    """Real photos whose checkers were counted by eye, each calibrated on itself (its labelled
+    corners and orientation): how many points read right, how many surely, how many surely
+    but wrongly. Every photo with labelled corners also shows the proportions calibration
+    measured (point widths per half, the bar), or that the points did not show plainly."""
+    if not BOARD_PHOTOS.exists() or not BOARD_LABELS.exists():
+        print("real board positions: skipped (../shared/real-photos absent)")
+        return
+    print("real boards calibrated on themselves (labelled corners):")
+    for photo in json.loads(BOARD_LABELS.read_text())["photos"]:
+        if photo["corners"] is None:
+            continue
+        truth = photo.get("position")
+        white_home = truth["white_home"] if truth else "bottom-right"
+        image = cv2.imread(str(BOARD_PHOTOS / photo["file"]))
+        try:
+            profile = calibrate(image, corners=photo["corners"], white_home=white_home)
+        except CalibrationError as error:
+            print(f"  {photo['file']}: calibration failed: {error}")
+            continue
+        (a, b), (c, d) = profile.layout.outer, profile.layout.home
+        measured = [n for n in profile.notes if "points measured" in n or "points did not" in n]
+        shape = (
+            f"points {(b - a) / 6:.1f} / {(d - c) / 6:.1f} mm, bar {c - b:.0f} mm"
+            if measured and "measured" in measured[0]
+            else ("not measured" if measured else "standard")
+        )
+        line = f"  {photo['file']}: {shape}"
+        if truth:
+            reading = read_frame(image, profile, "white")
+            sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+            right = [n for n in range(24) if reading.points[n] == truth["points"][n]]
+            sure_wrong = [n for n in sure if n not in right]
+            line += (
+                f"; points right {len(right)}/24, sure {len(sure)}/24, "
+                f"sure but wrong {len(sure_wrong)}"
+            )
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500, help="simulator frames (500)")
@@ -372,6 +412,7 @@ def main() -> None:
     simulator(args.frames)
     real_dice()
     real_boards()
+    real_positions()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this whole benchmark, renderer included: {peak:.0f} MB")
 
