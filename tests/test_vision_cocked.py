@@ -1,13 +1,32 @@
 """What counts as evidence that a die is tilted: its top squashed, or a side's pips showing
 farther out than a flat die's side could show them, but no spot beyond where any tilted die's
-side pip can lie (a neighbouring checker's rim, the board's pattern)."""
+side pip can lie (a neighbouring checker's rim, the board's pattern).
+
+Rendered frames pin what a player relies on: a die leaning on a checker is never let stand,
+and a flat die beside the other die or a checker is never called cocked (its neighbour's pips
+and rim are no side face of it). Frames are small (960x540) on one well-lit setup.
+"""
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
 
 from companion import geometry as g
-from companion.vision import dice
+from companion.rules.position import Position
+from companion.sim import DieSpec, random_scene, render
+from companion.sim.dice import flat_pose
+from companion.vision import dice, pips, reader
+from companion.vision.calibrate import calibrate
+from companion.vision.maps import PlaneMaps
+from companion.vision.plane import VIEW_BOTTOM, VIEW_LEFT, VIEW_RIGHT, VIEW_TOP
+from companion.vision.profile import Profile
+from companion.vision.reading import DieReading, Reading
 
 SQUARE = 1.0
 NO_SIDE_SHOWS = [0.0, 0.0, 0.0, 0.0]
@@ -41,3 +60,160 @@ class TestTiltEvidence:
         camera_sees_side_1 = [0.0, 5.0, 0.0, 0.0]
         beyond_flat_side = 5.0 + dice.FARTHEST_SIDE_PIP - 1.0
         assert dice.tilt_evidence(SQUARE, [(1, beyond_flat_side)], camera_sees_side_1) > 0
+
+
+SETUP: dict[str, Any] = {
+    "style": "tournament-red",
+    "checker_set": "white-black",
+    "lighting": "even",
+    "k1": 0.0,
+    "tilt": 15.0,
+    "size": (960, 540),
+}
+SEED = 104
+"""A development seed (the benchmark's evaluation seeds start at 900000)."""
+OPENING = Position.opening().to_absolute("white")
+
+
+@lru_cache(maxsize=1)
+def profile() -> Profile:
+    frame = render(random_scene(SEED, OPENING, **SETUP))
+    corners: Any = frame.truth["board_corners_px"]
+    return calibrate(frame.image, corners=corners)
+
+
+def read(*specs: DieSpec) -> tuple[Reading, list[dict[str, Any]]]:
+    frame = render(random_scene(SEED, OPENING, dice=specs, on_roll="white", **SETUP))
+    truth: Any = frame.truth["dice"]
+    return reader.read_frame(frame.image, profile(), "white"), list(truth)
+
+
+def nearest(reading: Reading, die: dict[str, Any]) -> DieReading:
+    near = [d for d in reading.dice if math.dist(d.center_px, die["center_px"]) < 20]
+    assert near, f"die {die['value']} at {die['center_px']} not read: {reading.dice}"
+    return min(near, key=lambda d: math.dist(d.center_px, die["center_px"]))
+
+
+class TestRenderedRests:
+    @pytest.mark.parametrize("value", [3, 4, 5])
+    def test_a_die_leaning_20_degrees_on_a_checker_is_not_let_stand(self, value: int) -> None:
+        # its top still looks square: the side it raises over the checker gives it away
+        reading, truth = read(
+            DieSpec(value, "cocked", "home", tilt=20.0, support="checker"), DieSpec(4)
+        )
+        assert truth[0]["leaning_on"] == "checker"
+        leaning = nearest(reading, truth[0])
+        assert leaning.value == value and not leaning.flat
+        assert reading.dice_valid is not True
+
+    @pytest.mark.parametrize(("first", "second", "gap"), [(5, 3, 1.0), (4, 1, 3.0)])
+    def test_two_flat_dice_side_by_side_are_not_called_cocked(
+        self, first: int, second: int, gap: float
+    ) -> None:
+        x, y = g.BAR_RIGHT + 60.0, 220.0
+        reading, truth = read(
+            DieSpec(first, pose=flat_pose(first, x, y, 0.3, 0.0)),
+            DieSpec(second, pose=flat_pose(second, x + g.DIE_SIZE + gap, y, 0.3, 0.0)),
+        )
+        for die in truth:
+            assert nearest(reading, die).flat, f"the flat {die['value']} was called cocked"
+        assert reading.dice_valid is not False
+
+    @pytest.mark.parametrize("touching", ["checker", "die"])
+    def test_a_flat_one_touching_something_is_not_called_cocked(self, touching: Any) -> None:
+        # a lone pip does not tell how the face is turned: its outline must, or the sides
+        # are looked for in the wrong places
+        reading, truth = read(DieSpec(1, touching=touching), DieSpec(3))
+        assert nearest(reading, truth[0]).flat
+        assert reading.dice_valid is not False
+
+
+class TestOutlineTurn:
+    @pytest.mark.parametrize("turn", [0.0, 0.3, -0.6, 1.2])
+    def test_a_lone_pip_s_face_is_turned_as_its_outline(self, turn: float) -> None:
+        side = int(dice.PATCH_MM * dice.PATCH_PX_PER_MM)
+        patch = np.full((side, side, 3), 70, np.uint8)
+        middle = side / 2
+        half = g.DIE_SIZE / 2 * dice.PATCH_PX_PER_MM
+        c, s = math.cos(turn), math.sin(turn)
+        corners = [(middle + half * (c * a - s * b), middle + half * (s * a + c * b))
+                   for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]  # fmt: skip
+        cv2.fillConvexPoly(patch, np.round(np.array(corners)).astype(np.int32), (235, 235, 235))
+        cv2.circle(patch, (round(middle), round(middle)), 6, (20, 20, 20), -1)
+        blurred = np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.5), np.uint8)
+        found = dice._outline_turn(blurred, (middle, middle))
+        off = (found - turn + math.pi / 4) % (math.pi / 2) - math.pi / 4
+        assert abs(off) < math.radians(3)
+
+
+def face_patch(turn: float, shift: float, pips_at: list[tuple[float, float]]) -> np.ndarray:
+    """A patch as :func:`dice._outline_reach` reads it: a light face on a dark board, its
+    centre ``shift`` mm along its first axis from the patch's middle, dark pips at ``pips_at``
+    (mm from the patch's middle, along the face's axes)."""
+    scale = dice.PATCH_PX_PER_MM
+    side = int(dice.PATCH_MM * scale)
+    middle = side / 2
+    patch = np.full((side, side, 3), 70, np.uint8)
+    c, s = math.cos(turn), math.sin(turn)
+
+    def at(a: float, b: float) -> tuple[float, float]:
+        return middle + scale * (c * a - s * b), middle + scale * (s * a + c * b)
+
+    half = g.DIE_SIZE / 2
+    corners = [at(shift + a * half, b * half) for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    cv2.fillConvexPoly(patch, np.round(np.array(corners)).astype(np.int32), (235, 235, 235))
+    for a, b in pips_at:
+        x, y = at(a, b)
+        cv2.circle(patch, (round(x), round(y)), 4, (20, 20, 20), -1)
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.5), np.uint8)
+
+
+def two(turn: float) -> pips.FaceRead:
+    """A two read with its grid centred on the patch's middle."""
+    middle = dice.PATCH_MM * dice.PATCH_PX_PER_MM / 2
+    return pips.FaceRead(2, 1.0, (middle, middle), turn, dice.PIP_STEP * dice.PATCH_PX_PER_MM)
+
+
+def empty_board() -> PlaneMaps:
+    """Evidence maps of a board with nothing on it (the plane view at 1 px/mm)."""
+    shape = (round(VIEW_BOTTOM - VIEW_TOP), round(VIEW_RIGHT - VIEW_LEFT))
+    nothing = np.zeros(shape, np.float32)
+    return PlaneMaps(1.0, np.zeros((*shape, 3), np.float32), nothing, nothing, nothing,
+                     nothing, nothing)  # fmt: skip
+
+
+class TestOffCentre:
+    STEP = dice.PIP_STEP
+
+    def test_a_face_s_outline_is_measured_from_its_grid_s_centre(self) -> None:
+        patch = face_patch(0.4, 2.0, [(2.0 - self.STEP, -self.STEP), (2.0 + self.STEP, self.STEP)])
+        reach = dice._outline_reach(patch, two(0.4))
+        assert reach is not None
+        toward, away, across, back = reach
+        assert toward == pytest.approx(10.0, abs=1.0)
+        assert away == pytest.approx(6.0, abs=1.0)
+        assert across == pytest.approx(back, abs=0.6)
+
+    def test_no_outline_shows_on_a_die_the_colour_of_the_board(self) -> None:
+        patch = np.full((96, 96, 3), 200, np.uint8)
+        assert dice._outline_reach(patch, two(0.0)) is None
+
+    @staticmethod
+    def evidence(face_mm: tuple[float, float], edges: tuple[float, float, float, float]) -> float:
+        to_view = np.eye(3)
+        return dice._off_centre(edges, empty_board(), to_view, face_mm, 0.0, [0.0] * 4, [])
+
+    def test_pips_off_the_outline_s_middle_toward_a_wall_say_cocked(self) -> None:
+        # the grid's centre lies 2.5 mm toward +x, where the frame's wall is: a side face's
+        # pip over the wall, beside the top's own
+        near_wall = (g.PLAY_WIDTH - 14.0, g.PLAY_HEIGHT / 2)
+        assert self.evidence(near_wall, (5.5, 10.5, 8.0, 8.0)) > 0
+
+    def test_pips_off_the_middle_toward_nothing_say_nothing(self) -> None:
+        open_space = ((g.BAR_RIGHT + g.PLAY_WIDTH) / 2, g.PLAY_HEIGHT / 2)
+        assert self.evidence(open_space, (5.5, 10.5, 8.0, 8.0)) < 0
+
+    def test_pips_a_little_off_the_middle_say_nothing(self) -> None:
+        near_wall = (g.PLAY_WIDTH - 14.0, g.PLAY_HEIGHT / 2)
+        slightly = 8.0 - dice.OFF_CENTRE * 0.8
+        assert self.evidence(near_wall, (slightly, 16.0 - slightly, 8.0, 8.0)) < 0

@@ -43,24 +43,55 @@ def draw_face(
     face: Colour = (235, 235, 235),
     pip: Colour = (25, 25, 25),
     board: Colour = (60, 110, 60),
-    centre: tuple[float, float] = (SIZE / 2, SIZE / 2),
+    centre: tuple[float, float] | None = None,
     seed: int = 0,
+    edge: float = EDGE,
+    spacing: float = 0.27,
+    pip_radius: float = 0.085,
+    glint: Colour | None = None,
+    size: int = SIZE,
+    blur: float = 1.2,
+    mottle: float = 0.0,
 ) -> npt.NDArray[np.uint8]:
-    """A die's face seen square-on in a patch: ``value`` pips, turned by ``turn`` radians."""
-    image = np.zeros((SIZE, SIZE, 3), np.uint8)
+    """A die's face seen square-on in a ``size`` square: ``value`` pips, turned by ``turn``
+    radians, centred on ``centre`` (the middle when None).
+
+    Its edge is ``edge`` pixels; its pips lie ``spacing`` apart and are ``pip_radius`` across
+    (both shares of the edge). A streak of ``glint`` colour (a light's reflection) crosses it
+    when given; ``mottle`` grey levels of swirls marble it; it is blurred by ``blur`` pixels
+    (for a face of the standard ``EDGE``: scaled with its edge).
+    """
+    image = np.zeros((size, size, 3), np.uint8)
     image[:] = board
+    centre = (size / 2, size / 2) if centre is None else centre
     c, s = math.cos(turn), math.sin(turn)
-    half = EDGE * 0.46
+
+    def at(a: float, b: float) -> tuple[int, int]:
+        """Where (a, b), in pixels along the face's axes from its centre, lies (in 1/16 px)."""
+        return (round((centre[0] + a * c - b * s) * 16), round((centre[1] + a * s + b * c) * 16))
+
+    half = edge * 0.46
     square = ((-half, -half), (half, -half), (half, half), (-half, half))
-    corners = np.array([(centre[0] + a * c - b * s, centre[1] + a * s + b * c) for a, b in square])
-    cv2.fillConvexPoly(image, np.round(corners * 16).astype(np.int32), face, cv2.LINE_AA, 4)
-    step = 0.27 * EDGE
+    cv2.fillConvexPoly(image, np.array([at(a, b) for a, b in square]), face, cv2.LINE_AA, 4)
+    if mottle:
+        on_face = np.zeros((size, size), np.uint8)
+        cv2.fillConvexPoly(on_face, np.array([at(a, b) for a, b in square]), 1, cv2.LINE_8, 4)
+        swirls = cv2.GaussianBlur(
+            np.random.default_rng(seed).normal(0.0, 1.0, (size, size)), (0, 0), edge * 0.06
+        )
+        swirls *= mottle / swirls[on_face > 0].std()
+        marbled = image + np.where(on_face[..., None] > 0, swirls[..., None], 0.0)
+        image = np.clip(marbled, 0, 255).astype(np.uint8)
+    if glint is not None:
+        # a thin bright streak from one edge of the face towards the middle, between pips
+        start, end = at(0.5 * spacing * edge, -0.42 * edge), at(0.65 * spacing * edge, 0.1 * edge)
+        cv2.line(image, start, end, glint, max(1, round(edge * 0.04)), cv2.LINE_AA, 4)
+    step = spacing * edge
     for a, b in LAYOUTS[value]:
-        x = centre[0] + (a * c - b * s) * step
-        y = centre[1] + (a * s + b * c) * step
-        point = (round(x * 16), round(y * 16))
-        cv2.circle(image, point, round(0.085 * EDGE * 16), pip, -1, cv2.LINE_AA, 4)
-    blurred = cv2.GaussianBlur(image, (0, 0), 1.2)
+        cv2.circle(
+            image, at(a * step, b * step), round(pip_radius * edge * 16), pip, -1, cv2.LINE_AA, 4
+        )
+    blurred = cv2.GaussianBlur(image, (0, 0), blur * edge / EDGE)
     noise = np.random.default_rng(seed).normal(0.0, 2.0, blurred.shape)
     noisy: npt.NDArray[np.uint8] = np.clip(blurred + noise, 0, 255).astype(np.uint8)
     return noisy
@@ -103,6 +134,90 @@ class TestValues:
         face = read(draw_face(5, 0.2, centre=centre))
         assert face is not None and face.value == 5
         assert math.dist(face.centre, centre) < 0.1 * EDGE
+
+
+class TestRealDiceFaces:
+    """What real dice show and the simplest drawn face does not: glints, big pips set close,
+    pips closer together than a standard die's."""
+
+    GOLD: Colour = (60, 150, 190)
+    DARK: Colour = (30, 30, 35)
+
+    @pytest.mark.parametrize("value", [2, 3, 4, 5])
+    def test_a_glint_on_a_face_with_dark_pips_does_not_hide_its_value(self, value: int) -> None:
+        # a shiny die reflects the light in a bright streak: it differs from the face the
+        # other way from its dark pips, and cannot be taken for one of them
+        patch = draw_face(value, 0.3, self.GOLD, self.DARK, (200, 200, 200), glint=(250, 250, 250))
+        face = read(patch)
+        assert face is not None and face.value == value
+        assert face.confidence >= 0.5
+
+    @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+    def test_big_blurred_pips_on_a_marbled_face_are_read_surely(self, value: int) -> None:
+        # pips nearly half a step across, blurred (a small die enlarged): their rims reach
+        # far into the bare face, whose own swirls leave the pips less margin
+        patch = draw_face(
+            value,
+            0.5,
+            (110, 130, 40),
+            (40, 210, 230),
+            (200, 200, 200),
+            seed=value,
+            pip_radius=0.12,
+            blur=2.5,
+            mottle=16.0,
+        )
+        face = read(patch)
+        assert face is not None and face.value == value
+        assert face.confidence >= 0.5
+
+    def test_a_face_with_no_middle_pip_is_found_round_its_middle(self) -> None:
+        # a four's pips all lie a diagonal step from its middle: none need be near the place
+        # the face is looked for, yet the face is there
+        step = 13.0
+        cells = [(-1, -1), (1, 1), (-1, 1), (1, -1)]
+        spots = np.array([(50 + step * a, 50 + step * b, 50.0, -1.0, 1.0) for a, b in cells])
+        fit = pips.fit_grid(spots, step, (50.0, 50.0), 0.5 * step)
+        assert fit is not None and len(fit.cells) == 4
+        assert math.dist(fit.centre, (50.0, 50.0)) < 1.0
+
+
+class TestDiceInBoxes:
+    """:func:`dice.read_die_in_box`: a die in a box that tells its place and size only
+    roughly, in a photo at any resolution."""
+
+    @pytest.mark.parametrize("value", [1, 2, 4, 5, 6])
+    @pytest.mark.parametrize(
+        ("edge", "spacing", "turn"), [(24.0, 0.27, 0.2), (30.0, 0.21, math.pi / 4)]
+    )
+    def test_a_die_in_its_box_is_read_whatever_its_turn_and_pip_spacing(
+        self, value: int, edge: float, spacing: float, turn: float
+    ) -> None:
+        # a die of 24-30 px in a phone photo, its box fitted round it turned any way (a die
+        # turned 45 degrees fills 0.71 of its box) and a little beyond (its sides, its shadow)
+        photo = draw_face(
+            value, turn, board=(200, 200, 200), edge=edge, spacing=spacing, size=120, seed=value
+        )
+        half = edge * 0.46 * (abs(math.cos(turn)) + abs(math.sin(turn))) + 3
+        face = dice.read_die_in_box(photo, (60 - half, 60 - half, 60 + half, 60 + half))
+        assert face is not None and face.value == value
+        assert face.confidence >= 0.5
+
+    @pytest.mark.parametrize("value", [2, 3, 5])
+    def test_a_large_die_in_a_sharp_photo_is_read(self, value: int) -> None:
+        # a die 150 px across (a close-up, a render): shrunk to the reading scale, its
+        # JPEG-like blocks and fine texture must not alias into spots
+        photo = draw_face(value, 0.4, board=(190, 195, 200), edge=150.0, size=400, seed=value)
+        noise = np.random.default_rng(value).normal(0.0, 6.0, photo.shape)
+        photo = np.clip(photo + noise, 0, 255).astype(np.uint8)
+        half = 150 * 0.46 * (math.cos(0.4) + math.sin(0.4)) + 8
+        face = dice.read_die_in_box(photo, (200 - half, 200 - half, 200 + half, 200 + half))
+        assert face is not None and face.value == value
+        assert face.confidence >= 0.5
+
+    def test_a_box_too_small_to_hold_a_die_reads_nothing(self) -> None:
+        photo = np.full((50, 50, 3), 128, np.uint8)
+        assert dice.read_die_in_box(photo, (10.0, 10.0, 11.5, 11.5)) is None
 
 
 class TestDoubt:
@@ -203,6 +318,6 @@ class TestRealDice:
                     continue
                 right += face.value == die["value"]
                 sure_wrong += face.value != die["value"] and face.confidence >= 0.5
-        # measured: 90 of 172 right, 1 surely wrong
-        assert right >= 0.45 * total
-        assert sure_wrong <= 2
+        # measured: 139 of 172 right, 1 surely wrong (its label says five; it shows a six)
+        assert right >= 0.75 * total
+        assert sure_wrong <= 1

@@ -17,19 +17,24 @@ two dice are read surely, no more are looked for.
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by a
 width the camera model predicts; a cocked die shows a side face's pips where a flat die shows none
 (or farther out, though never farther than a die tilted 45 degrees could show one: the face read is
-the one most nearly up), and its top face's pip grid is squashed. A die touching nothing cannot be
-cocked (it would fall flat); a die touching a checker, a wall or the other die may lean on it, and
-since a die leaning 20-30 degrees can still show a square top, it is never called flat surely (the
-reader, knowing where the checkers are, settles those that lean on nothing:
-:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a square top, make a
-cocked call unsure too: they may be a point's edge or a checker's rim. Resting on a checker: checker
-colour all round the die at the checker's height.
+the one most nearly up), and its top face's pip grid is squashed. The side a cocked die shows is
+the one it raises over what it leans on, so side pips count only where something lies beyond them
+(a checker, a wall, the other die); the other die's own pips never count, so the rests are judged
+once every die is found. A two's or three's pips lie on the diagonal through its top's middle;
+pips centred off the outline's middle, toward something to lean on, include a side face's
+(:func:`_off_centre`). A one's lone pip does not tell how its face is turned: its outline does.
+A die touching nothing cannot be cocked (it would fall flat); a die touching a checker, a wall or
+the other die may lean on it, and since a die leaning 20-30 degrees can still show a square top,
+it is never called flat surely (the reader, knowing where the checkers are, settles those that
+lean on nothing: :func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a
+square top, make a cocked call unsure too: they may be a point's edge or a checker's rim. Resting
+on a checker: checker colour all round the die at the checker's height.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -112,8 +117,11 @@ FACE_MARGIN = 1.0
 """Margin of rank over the best other value at which a face is read with full confidence."""
 
 # Flat, cocked or on a checker.
-SIDE_TOLERANCE = 1.5
-"""How far (mm) a side pip may lie beyond where a flat die's side could show one."""
+SIDE_TOLERANCE = 0.5
+"""How far (mm) a side pip may lie beyond where a flat die's side could show one. Small: spots
+on a side with nothing beyond it to lean on are not counted at all (:func:`_leans_toward`).
+Measured on 240 development frames (two sets, seeds 5000-5119), 1.5 let six more of 90 cocked
+dice stand and spared one of 390 flat dice."""
 SQUARE_FACE = 0.905
 """A top face whose pip grid is squashed below this ratio is tilted: the die is cocked. (The
 ratio of the grid's two stretches: flat dice measured 0.93 and above on the simulator, dice
@@ -121,8 +129,9 @@ leaning 15-35 degrees about cos(tilt), often less.)"""
 SQUASH_MM = 80.0
 """Millimetres of side-face evidence one unit of squashing counts as: a face squashed to
 0.87 or below (a die leaning 30 degrees or more) makes the die surely cocked by itself."""
-SIDE_SHOWN = 0.85
-"""Side pips lie at most this share of a side's visible width beyond the top edge."""
+SIDE_SHOWN = 0.77
+"""Side pips lie at most this share of a side's visible width beyond the top edge (a side's
+farthest pips lie 0.77 of the way across it)."""
 SIDE_PIP_LIKENESS = 0.5
 """A spot beside the face counts as a side pip when at least this share of the strongest."""
 FARTHEST_SIDE_PIP = (0.5 + 0.27) * g.DIE_SIZE * math.sin(math.radians(45.0)) + SIDE_TOLERANCE
@@ -143,6 +152,19 @@ ON_CHECKER_SHARE = 0.6
 """Share of the ring round a die showing checker colour for it to rest on a checker."""
 ON_CHECKER_UNCLEAR = (0.35, 0.85)
 """Shares between these leave unsure whether the die rests on a checker or beside one."""
+SUPPORT_SHARE = 0.3
+"""Share of the band beyond a side that must show a checker for the die to lean that way (a
+checker's rim crosses part of it)."""
+FARTHEST_PIP_SHARE = 0.77
+"""A side face's farthest pips lie this share of its width from the top's edge."""
+EDGE_CONTRAST = 10.0
+"""Least L*a*b* change along a line out of a face for its edge to show."""
+OFF_CENTRE = 1.2
+"""How far (mm) a two's or three's pips may lie off the middle of its top's outline (a camera
+a little off, a blurred edge, the side a flat die shows beside its top)."""
+OUTLINE_RING = (5.0, 11.0)
+"""Distances (mm) from a face's centre between which its outline's turn is judged (the top's
+edges at 8 mm, a side's bottom edges a little farther)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +319,35 @@ def _read_candidate(
     if read is None:
         return None
     face, every = read
+    if len(face.cells) < 2:
+        # a lone pip says nothing of how the face is turned: its outline does
+        face = replace(face, angle=_outline_turn(patch, face.centre), axes=None)
     fx = centre[0] + (face.centre[0] - middle) / PATCH_PX_PER_MM
     fy = centre[1] + (face.centre[1] - middle) / PATCH_PX_PER_MM
     return face, (fx, fy), every
+
+
+def _outline_turn(patch: Image, centre: tuple[float, float]) -> float:
+    """The turn (radians, modulo a quarter turn) of the square outline round ``centre``: the
+    edges of a die's top and sides run along two perpendicular directions, so the gradients in
+    a ring across them agree on the turn modulo 90 degrees (each weighted by its strength)."""
+    grey = cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    inner, outer = OUTLINE_RING
+    r = _patch_radius(centre)
+    ring = (r > inner) & (r < outer)
+    x, y = gx[ring].astype(np.float64), gy[ring].astype(np.float64)
+    # (gx + i gy)^4 / |g|^2 has the gradient's strength squared and four times its angle
+    z = (x + 1j * y) ** 4 / np.maximum(x * x + y * y, 1e-6)
+    return float(np.angle(z.sum()) / 4)
+
+
+def _patch_radius(centre: tuple[float, float]) -> npt.NDArray[np.float64]:
+    """Distance (mm) of every patch pixel from ``centre`` (patch pixels)."""
+    side = int(PATCH_MM * PATCH_PX_PER_MM)
+    ys, xs = np.mgrid[0:side, 0:side]
+    return np.asarray(np.hypot(xs - centre[0], ys - centre[1]) / PATCH_PX_PER_MM)
 
 
 def _side_spots(
@@ -327,6 +375,108 @@ def _side_spots(
         elif abs(y) > half and abs(x) < half * 0.8:
             out.append((2 if y > 0 else 3, abs(y) - half))
     return [(side, beyond) for side, beyond in out if beyond < g.DIE_SIZE * 0.9]
+
+
+def _leans_toward(
+    maps: PlaneMaps,
+    to_view: Matrix,
+    face_mm: tuple[float, float],
+    angle: float,
+    side: int,
+    shown: float,
+    others: list[FoundDie],
+) -> bool:
+    """Whether something a die could lean on lies just beyond ``side`` of its top face, past
+        the ``shown`` mm of side face seen there: a wall of the frame or the bar, a checker (what
+        the plane view shows there differs from the empty board in a checker's colours; a die's
+        shadow does not), or one of the ``others`` dice. ``to_view`` takes points at the height of
+    the die's top to the plane view's.
+
+        A cocked die's raised side rests on its support and faces up: the side face the camera
+        sees beyond the top is the one over the support. Pip-like spots beyond a side with nothing
+        there to hold the die up belong to something else (a flat die's bottom corners, a
+        point's edge).
+    """
+    c, s = math.cos(angle), math.sin(angle)
+    normal, along = _SIDE_AXES[side]
+    nx, ny = normal[0] * c - normal[1] * s, normal[0] * s + normal[1] * c
+    ax, ay = along[0] * c - along[1] * s, along[0] * s + along[1] * c
+    out = g.DIE_SIZE / 2 + shown + _SUPPORT_OUT
+    xs = face_mm[0] + out[:, None] * nx + _SUPPORT_ALONG[None, :] * ax
+    ys = face_mm[1] + out[:, None] * ny + _SUPPORT_ALONG[None, :] * ay
+    walls = (
+        (xs < 0.0) | (xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
+        | ((xs > g.BAR_LEFT) & (xs < g.BAR_RIGHT))
+    )  # fmt: skip
+    if walls.any():
+        return True
+    for other in others:
+        if np.any(np.hypot(xs - other.centre_mm[0], ys - other.centre_mm[1]) < g.DIE_SIZE / 2):
+            return True
+    # the points as the plane view shows them (the rays through them, at the view's height)
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
+    view = cv2.perspectiveTransform(points, to_view)[0]
+    cols = np.round((view[:, 0] - VIEW_LEFT) * maps.scale).astype(int)
+    rows = np.round((view[:, 1] - VIEW_TOP) * maps.scale).astype(int)
+    h, w = maps.foreground.shape
+    ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
+    if not ok.any():
+        return True  # off the view: nothing is known there
+    seen = maps.foreground[rows[ok], cols[ok]] * np.abs(maps.whiteness[rows[ok], cols[ok]])
+    return bool(np.mean(seen > CHECKER_LIKE) >= SUPPORT_SHARE)
+
+
+def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:
+    """How far (mm) a face's colour reaches from its centre (the middle of ``patch``, read at
+    the height of the die's top) toward each side, numbered as in :func:`_side_spots`: where
+    the colour along lines across that edge (their median, so that a pip on one line does not
+    count) has changed by half of all it changes. None when some edge shows no change (a die
+    the colour of what lies round it)."""
+    lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
+    middle = PATCH_MM * PATCH_PX_PER_MM / 2
+    c, s = math.cos(face.angle), math.sin(face.angle)
+    reach = []
+    for normal, along in _SIDE_AXES:
+        nx, ny = normal[0] * c - normal[1] * s, normal[0] * s + normal[1] * c
+        ax, ay = along[0] * c - along[1] * s, along[0] * s + along[1] * c
+        xs = middle + PATCH_PX_PER_MM * (_EDGE_OUT[None, :] * nx + _EDGE_ALONG[:, None] * ax)
+        ys = middle + PATCH_PX_PER_MM * (_EDGE_OUT[None, :] * ny + _EDGE_ALONG[:, None] * ay)
+        lines = cv2.remap(
+            lab, xs.astype(np.float32), ys.astype(np.float32), cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )  # fmt: skip
+        profile = np.median(lines, axis=0)
+        change = np.linalg.norm(profile - profile[0], axis=1)
+        if change.max() < EDGE_CONTRAST:
+            return None
+        reach.append(float(_EDGE_OUT[int(np.argmax(change >= change.max() / 2))]))
+    return reach[0], reach[1], reach[2], reach[3]
+
+
+def _off_centre(
+    edges: tuple[float, float, float, float],
+    maps: PlaneMaps,
+    to_view: Matrix,
+    face_mm: tuple[float, float],
+    angle: float,
+    predicted: list[float],
+    others: list[FoundDie],
+) -> float:
+    """Evidence (mm, as :func:`tilt_evidence` counts it) from a two's or three's pips lying off
+    the middle of the top's outline, toward something the die may lean on.
+
+    Their pips lie on the face's diagonal through its centre. A grid centred off the outline's
+    middle holds a pip of a side face: the one a cocked die raises over its support, next to
+    its top's lone pip or corner (a cocked one or two read as a two, a three's side pip).
+    """
+    best = -math.inf
+    for side in range(4):
+        shift = (edges[side ^ 1] - edges[side]) / 2  # toward ``side``: its edge is nearer
+        if shift > OFF_CENTRE and _leans_toward(
+            maps, to_view, face_mm, angle, side, predicted[side], others
+        ):
+            best = max(best, 2 * (shift - OFF_CENTRE))
+    return best
 
 
 def _predicted_sides(
@@ -384,6 +534,19 @@ _TOUCH_REACH = g.DIE_SIZE * 0.71 + 3.0
 """Just beyond a flat die's corners (mm from its centre)."""
 _TOUCH_RINGS = _ring([_TOUCH_REACH, _TOUCH_REACH + TOUCH_SLACK], 24)
 """Where something a die may lean on is looked for: two rings, see :func:`_touches_something`."""
+_SIDE_AXES = (((1.0, 0.0), (0.0, 1.0)), ((-1.0, 0.0), (0.0, 1.0)),
+              ((0.0, 1.0), (1.0, 0.0)), ((0.0, -1.0), (1.0, 0.0)))  # fmt: skip
+"""Each side's outward normal and its edge's direction, in the face's own turned axes (the
+sides as :func:`_side_spots` numbers them)."""
+_SUPPORT_OUT = np.arange(1.0, 9.5, 1.0)
+"""Distances (mm) past a side face's edge where what the die leans on is looked for."""
+_SUPPORT_ALONG = np.arange(-4.0, 4.5, 2.0)
+"""Offsets (mm) along the side's edge of those looks."""
+_EDGE_OUT = np.arange(4.0, 12.01, 0.25)
+"""Distances (mm) from a face's centre along which its edge is looked for (the top's edges at
+8 mm, pips no farther than 5.5 mm)."""
+_EDGE_ALONG = np.arange(-4.0, 4.01, 1.0)
+"""Offsets (mm) along an edge of the lines across it."""
 _JUNCTION_RING = _ring(JUNCTION_REACH, 8).T
 """Eight points round a spot, each opposite the one four on (see :func:`_between_checkers`)."""
 
@@ -543,6 +706,7 @@ def find_dice(
     spots = spots[np.argsort(-spots[:, 2])]
     explained = np.zeros(len(spots), bool)
     found: list[FoundDie] = []
+    faces: dict[int, _Seen] = {}
     reads = 0
     for _ in range(MAX_LOOKS):
         open_spots = np.nonzero(~explained)[0]
@@ -592,50 +756,104 @@ def find_dice(
         centre_px = heights.to_image(face_mm, top)
         if maps is not None and not _stands_out(maps, heights, top, face, face_mm):
             continue
-        predicted = _predicted_sides(heights.camera, face_mm, face, surface)
-        excess = tilt_evidence(face.aspect, _side_spots(spots_px, face, PATCH_PX_PER_MM), predicted)
-        flat = bool(excess <= 0.0)
-        sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
-        if not flat:
-            # calling a roll off is as wrong as letting a cocked die stand: be as sure
-            sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
-            if face.aspect >= SQUARE_FACE:
-                # a spot far beside a square face may be anything (a point's edge, a rim):
-                # side spots are sure evidence only beside a top that shows squashed too
-                sureness = min(sureness, UNSURE_REST)
-        elif not on_checker:
-            # a die can only be cocked against something: a free-standing die lies flat; one
-            # touching a checker, a wall or the other die must show it (a square face of four
-            # or more pips, no side beyond what a flat die shows) or its rest is unsure
-            footprint = heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT)
-            if not _touches_something(maps, footprint, found):
-                sureness = 1.0
-            else:
-                # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
-                # measure square too; the reader settles dice that lean on nothing at all
-                sureness = min(sureness, UNSURE_REST)
-        if rest_unclear:
-            sureness = min(sureness, UNSURE_REST)
-        reading = DieReading(
+        unsure = DieReading(
             value=face.value,
-            flat=flat,
+            flat=True,
             half=g.half_of(*face_mm),
             center_px=centre_px,
-            confidence=min(face.confidence, sureness),
+            confidence=min(face.confidence, UNSURE_REST),
             on_checker=on_checker,
         )
         foot = heights.seen_at(face_mm, surface + g.DIE_SIZE / 2, surface)
-        found.append(
-            FoundDie(
-                reading,
-                face_mm,
-                surface + g.DIE_SIZE,
-                heights.to_plane(centre_px, VIEW_HEIGHT),
-                face.confidence,
-                foot,
-            )
-        )
-    return found
+        view_mm = heights.to_plane(centre_px, VIEW_HEIGHT)
+        die = FoundDie(unsure, face_mm, top, view_mm, face.confidence, foot)
+        found.append(die)
+        edges = None
+        if face.value in (2, 3):
+            edges = _outline_reach(_patch(image, heights.to_plane_matrix(top), face_mm), face)
+        faces[id(die)] = _Seen(face, spots_px, surface, rest_unclear, edges)
+    # how each die rests is judged once all are found: a die may lean on the other, and the
+    # other's pips are no side of this one
+    return [
+        replace(die, reading=_judge_rest(die, faces[id(die)], found, heights, maps))
+        for die in found
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class _Seen:
+    """What :func:`find_dice` saw of a die's face, kept to judge how the die rests."""
+
+    face: pips.FaceRead
+    spots_px: npt.NDArray[np.float64]
+    """Every pip-like spot of the patch the face was read on (patch pixels)."""
+    surface: float
+    rest_unclear: bool
+    """Whether it is a guess that the die lies on the board rather than on a checker."""
+    edges: tuple[float, float, float, float] | None = None
+    """For a two or a three, how far (mm) its top's colour reaches from the face's centre
+    toward each side (:func:`_outline_reach`); None when an outline does not show."""
+
+
+def _judge_rest(
+    die: FoundDie,
+    seen: _Seen,
+    found: list[FoundDie],
+    heights: CameraHeights,
+    maps: PlaneMaps | None,
+) -> DieReading:
+    """The die's reading with its rest judged: flat or cocked, and how surely."""
+    face, surface, face_mm, top = seen.face, seen.surface, die.centre_mm, die.top_height
+    others = [other for other in found if other is not die]
+    spots = seen.spots_px
+    if others and len(spots):
+        # the other die's pips are no side face of this one
+        at = np.array(face_mm) + (spots[:, :2] - np.array(face.centre)) / PATCH_PX_PER_MM
+        mine = np.ones(len(spots), bool)
+        for other in others:
+            mine &= np.hypot(*(at - np.array(other.centre_mm)).T) >= g.DIE_SIZE * 0.75
+        spots = spots[mine]
+    predicted = _predicted_sides(heights.camera, face_mm, face, surface)
+    beside = _side_spots(spots, face, PATCH_PX_PER_MM)
+    # points at the height of the die's top to the plane view's
+    to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(heights.to_plane_matrix(top))
+    if maps is not None and beside:
+        # a cocked die shows its raised side over what it leans on: a side's pips count
+        # only where something lies beyond them
+        beside = [
+            (side, beyond)
+            for side, beyond in beside
+            if _leans_toward(maps, to_view, face_mm, face.angle, side,
+                             max(predicted[side], beyond / FARTHEST_PIP_SHARE), others)
+        ]  # fmt: skip
+    excess = tilt_evidence(face.aspect, beside, predicted)
+    if seen.edges is not None and maps is not None:
+        excess = max(excess, _off_centre(seen.edges, maps, to_view, face_mm, face.angle,
+                                         predicted, others))  # fmt: skip
+    flat = bool(excess <= 0.0)
+    sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
+    on_checker = die.reading.on_checker
+    if not flat:
+        # calling a roll off is as wrong as letting a cocked die stand: be as sure
+        sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
+        if face.aspect >= SQUARE_FACE:
+            # a spot far beside a square face may be anything (a point's edge, a rim):
+            # side spots are sure evidence only beside a top that shows squashed too
+            sureness = min(sureness, UNSURE_REST)
+    elif not on_checker:
+        # a die can only be cocked against something: a free-standing die lies flat; one
+        # touching a checker, a wall or the other die must show it (a square face of four
+        # or more pips, no side beyond what a flat die shows) or its rest is unsure
+        footprint = heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT)
+        if not _touches_something(maps, footprint, others):
+            sureness = 1.0
+        else:
+            # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
+            # measure square too; the reader settles dice that lean on nothing at all
+            sureness = min(sureness, UNSURE_REST)
+    if seen.rest_unclear:
+        sureness = min(sureness, UNSURE_REST)
+    return replace(die.reading, flat=flat, confidence=min(face.confidence, sureness))
 
 
 def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:
@@ -651,36 +869,58 @@ def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:
 def read_die_in_box(image: Image, box: tuple[float, float, float, float]) -> pips.FaceRead | None:
     """Reads a die whose outline is known to lie in ``box`` (x0, y0, x1, y1 in pixels).
 
-    For photos of loose dice seen from above (no board): the box is scaled so the die is as
-    large as on the plane patches of :func:`find_dice`, then read the same way. None when no
-    die face shows.
+    For photos of loose dice seen from above (no board): the box is scaled so the die is about
+    as large as on the plane patches of :func:`find_dice`, then read the same way, at pip
+    steps over the whole range a die in such a box may show (:data:`BOX_STEP_FACTORS`). None
+    when no die face shows.
     """
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0)
     if side <= 2:
         return None
-    # the box holds the whole die turned any way, its sides and shadow: the die is about
-    # three quarters of the box
     scale = g.DIE_SIZE * PATCH_PX_PER_MM / (side * BOX_DIE_SHARE)
     px = int(PATCH_MM * PATCH_PX_PER_MM)
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    source = image
+    if scale < 1.0:
+        # shrinking a large die: smoothed first (over the patch's own footprint only), else
+        # the warp samples between pixels and fine texture, glints and JPEG blocks alias
+        # into pip-sized spots
+        reach = px / scale / 2 + 4
+        left, top = max(int(cx - reach), 0), max(int(cy - reach), 0)
+        right = min(int(cx + reach) + 1, image.shape[1])
+        bottom = min(int(cy + reach) + 1, image.shape[0])
+        if right <= left or bottom <= top:
+            return None
+        crop = image[top:bottom, left:right]
+        source = np.asarray(cv2.GaussianBlur(crop, (0, 0), BOX_SMOOTHING / scale), np.uint8)
+        cx, cy = cx - left, cy - top
     to_patch = np.array(
         [[scale, 0.0, px / 2 - scale * cx], [0.0, scale, px / 2 - scale * cy]], dtype=np.float64
     )
     patch: Image = cv2.warpAffine(  # type: ignore[assignment]
-        image, to_patch, (px, px), flags=cv2.INTER_LINEAR
+        source, to_patch, (px, px), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     read = _read_face(patch, (px / 2, px / 2), px * BOX_REACH, BOX_STEP_FACTORS, BOX_ONE_STEP)
     return None if read is None else read[0]
 
 
-BOX_DIE_SHARE = 0.75
-"""Share of a labelled box's side the die itself fills (its sides and shadow take the rest)."""
+BOX_DIE_SHARE = 0.6
+"""Share of a labelled box's side taken for the die's edge. A box holds the whole die turned
+any way (a die turned 45 degrees fills only 0.71 of its box's side), its sides seen in
+perspective and often its shadow; the steps tried (:data:`BOX_STEP_FACTORS`) cover the rest."""
 BOX_REACH = 0.15
 """How far (share of the patch) from the box's middle the face's centre may lie."""
-BOX_STEP_FACTORS = (0.72, 0.82, 0.93, 1.05)
-"""Pip steps tried on a die in a box, as shares of a standard die's: the box tells the die's
-size only roughly, and dice differ in how far apart their pips lie (many 0.2 of the edge)."""
-BOX_ONE_STEP = 0.7
+BOX_STEP_FACTORS = (0.62, 0.7, 0.78, 0.87, 0.96, 1.06, 1.18, 1.31, 1.45)
+"""Pip steps tried on a die in a box, as shares of a standard die's (0.27 of the edge) at
+:data:`BOX_DIE_SHARE`: the box tells the die's size only within a factor of about two (a
+loose box round a die turned 45 degrees with its sides and shadow, or a tight one round a die
+turned square), and dice differ in how far apart their pips lie (many 0.2 of the edge); each
+about 12 % from the next, as a grid's pips are found within 0.3 of a step of their cells."""
+BOX_ONE_STEP = 0.8
 """A one in a box is read at any step from this share of the standard one's up (a lone pip
-does not tell it)."""
+does not tell it): the face a one is judged on must reach nearly as far as the largest face
+the box may hold, or the other pips of a two can lie beyond it."""
+BOX_SMOOTHING = 0.5
+"""Gaussian blur, in patch pixels, of a photo shrunk into the patch: the least that keeps the
+shrinking from aliasing."""

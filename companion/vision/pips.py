@@ -10,7 +10,8 @@ turns from pairs of spots, centres by voting, the axes fitted to the pips when f
 show, so a tilted face's squashed grid is followed). Then the face's own pixels judge every
 value's pattern on each grid, moved a little every way (:func:`explain_face`): the lit cells
 must all differ from the bare face, alike, by more than anything else on it (an empty cell, a
-stray spot, the face's edge, a checker's rim) differs. So a pip the spot finder missed still
+stray spot, the face's edge, a checker's rim) differs; a difference the other way in colour (a
+glint on a die with dark pips) counts only in part. So a pip the spot finder missed still
 counts, a face that is not one (a gap between checkers, a side face's lone pip beside the top)
 scores low, and the confidence is the margin over the best other value: a smudged, glared or
 half-hidden face reads as unsure rather than wrong.
@@ -45,6 +46,9 @@ face's axes: side by side, across the face, diagonal neighbours, corner to corne
 _PAIR_RATIOS, _PAIR_OFFSETS = (np.array(column)[:, None] for column in zip(*_PAIRS, strict=True))
 MAX_TURNS = 6
 """At most this many turns of the grid are tried: those the spots' pairs agree on most."""
+CORNER_REACH = 1.6
+"""How far (pip steps) from a face's centre its farthest pips may show: a diagonal step
+(1.41), and a little for a grid seen askew."""
 TURN_APART = math.radians(4)
 """Turns closer than this are one (pip positions are not known finer)."""
 
@@ -60,9 +64,10 @@ FACE_HALF = 1.5
 pips 0.27 of the edge apart: 1.63 steps; a little is left for the rounded rim)."""
 PIP_SAMPLE = 0.18
 """Radius (pip steps) of the ring of samples read round a cell's centre: inside a pip."""
-BARE_CLEARANCE = 0.65
-"""Bare-face samples lie at least this many steps from every lit cell (clear of a pip's
-blurred rim)."""
+BARE_CLEARANCE = 0.75
+"""Bare-face samples lie at least this many steps from every lit cell: clear of a pip's
+blurred rim (real dice's pips reach 0.45 of a step from their centres, and a small die
+enlarged blurs them further)."""
 BARE_QUANTILE = 0.97
 """The bare face's spread is read at this quantile of its samples (a stray sample or two of
 a pip's blurred rim aside)."""
@@ -70,6 +75,13 @@ FACE_NOISE = 6.0
 """Least colour gap (L*a*b* units) anything on a face is taken to show: camera noise."""
 ONE_STEP = 0.9
 """Least share of the nominal pip step at which a lone pip is read as a one."""
+OFF_KIND = 0.5
+"""Share of a difference from the bare face that counts against the pips when it goes the
+other way from them in colour (a glint on a die with dark pips, a shadow on one with light
+pips): nothing the pips could be mistaken for."""
+OFF_WAY = math.sqrt(1.0 - OFF_KIND * OFF_KIND)
+"""The part along the pips' colour line, of a difference going the other way, that is
+discounted (its square is: what is left counts ``OFF_KIND`` of the whole)."""
 LEFT_OVER_REACH = 3.2
 """How far (pip steps) from a face's centre a spot left unexplained counts against it: as far
 as the pips of a two or a four seen from one of their corners."""
@@ -315,11 +327,14 @@ def fit_grids(
     xy = spots[:, :2]
     strength = spots[:, 2]
     polarity = spots[:, 3] if spots.shape[1] > 3 else np.zeros(len(spots))
-    close = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach
+    # the spots that may be pips of a face centred within reach: its corner pips lie a
+    # diagonal step from the centre (a two, a four or a six may show none nearer)
+    apart = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1])
+    close = apart < reach + CORNER_REACH * step
     if not close.any():
         return []
     # only spots that could lie on a face centred within reach matter
-    nearby = np.hypot(xy[:, 0] - near[0], xy[:, 1] - near[1]) < reach + 2.0 * step
+    nearby = apart < reach + 2.0 * step
     xy, strength, polarity, close = xy[nearby], strength[nearby], polarity[nearby], close[nearby]
     first, second = _pairs(len(xy))
     pair = close[first] | close[second]
@@ -532,6 +547,7 @@ _BARE_CLEAR = np.array(
     ]
 )
 """Per pattern, the face samples clear of its pips: its bare face (empty cells included)."""
+_BARE_HIDDEN = ~_BARE_CLEAR
 _BARE_COUNTS = _BARE_CLEAR.sum(axis=1)
 _BARE_MASKS = _BARE_CLEAR.astype(np.float64)
 _BARE_SHARES = _BARE_COUNTS[:, None].astype(np.float64)
@@ -565,6 +581,8 @@ _PATTERN_ROWS = np.arange(len(PATTERNS))[:, None]
 """Each pattern's index, as a column."""
 _LIT_RINGS = _CELL_RINGS[_LIT_CELL]
 """Where each lit cell's ring of samples starts among a face's samples."""
+_LIT_SHARES = _LIT / _LIT.sum(axis=1, keepdims=True)
+"""Per pattern, each cell's share of its pips' mean colour (0 for its empty cells)."""
 _FACE_U, _FACE_V = (np.ascontiguousarray(axis) for axis in np.concatenate([_BARE_UV, _CELL_UV]).T)
 """Every point of a face sampled, in cells along its two axes: the bare face's, then each
 cell's ring (each axis apart: numpy is much slower on a strided one)."""
@@ -676,6 +694,19 @@ def _squared(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return squared
 
 
+def _dot(
+    first: npt.NDArray[np.float64], second: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """Dot product of each pair of colours (the last axis, three channels), as
+    :func:`_squared` takes lengths."""
+    product: npt.NDArray[np.float64] = (
+        first[..., 0] * second[..., 0]
+        + first[..., 1] * second[..., 1]
+        + first[..., 2] * second[..., 2]
+    )
+    return product
+
+
 def _scores(
     lab: npt.NDArray[np.float64],
     geometry: npt.NDArray[np.float64],
@@ -686,40 +717,68 @@ def _scores(
     lowered for each strong spot near the face it leaves unexplained (see
     :func:`explain_face`; ``spots`` column by column, as :func:`_left_over` takes them)."""
     count = len(geometry)
+    patterns = len(PATTERNS)
     samples = _sample(lab, geometry)
     bare = samples[:, : len(_BARE_UV)]  # (G, B, 3)
     det = geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]
     step = np.sqrt(np.abs(det))
-    # per pattern, the bare face: every sample clear of its pips (its empty cells too)
+    # per pattern, the bare face: every sample clear of its pips (its empty cells too); and
+    # the pips' colour, at their cells' centres
     face = np.matmul(_BARE_MASKS, bare) / _BARE_SHARES  # (G, P, 3)
-    # every sample's squared colour distance from each pattern's bare face
-    # (|s|^2 - 2 f.s + |f|^2; the doubling, exact, folded into the product)
-    distance = np.matmul(-2.0 * face, samples.transpose(0, 2, 1))  # (G, P, B + 9 R)
-    distance += _squared(samples)[:, None, :]
-    distance += _squared(face)[..., None]
-    bare_d2 = distance[..., : len(_BARE_UV)]
+    pip = np.matmul(_LIT_SHARES, samples[:, _CELL_RINGS])  # (G, P, 3)
+    # what rivals the pips is measured the pips' way: a difference from the bare face of
+    # the pips' own kind (along the colour line from face to pip, or across it) counts
+    # fully, one the other way (a glint on a die with dark pips, a shadow on one with light
+    # pips) only in part; scaled so that the square of its part along the line is what is
+    # discounted
+    towards = pip - face
+    towards *= OFF_WAY / np.maximum(np.sqrt(_squared(towards)), 1e-6)[..., None]
+    # one product gives every sample's squared colour distance from each pattern's bare face
+    # (|s|^2 - 2 f.s + |f|^2: the doubling, exact, folded into it) and how far along the pips'
+    # line it lies (t.s - t.f), each sample given two more channels: 1 and |s|^2
+    weights = np.zeros((count, 2 * patterns, 5))
+    weights[:, :patterns, :3] = -2.0 * face
+    weights[:, :patterns, 3] = _squared(face)
+    weights[:, :patterns, 4] = 1.0
+    weights[:, patterns:, :3] = towards
+    weights[:, patterns:, 3] = -_dot(towards, face)
+    padded = np.empty((count, 5, _FACE_POINTS))
+    padded[:, :3] = samples.transpose(0, 2, 1)
+    padded[:, 3] = 1.0
+    padded[:, 4] = _squared(samples)
+    product = np.matmul(weights, padded)  # (G, 2 P, B + 9 R)
+    distance = product[:, :patterns]
+    along = product[:, patterns:]
     # each cell's colour: the sample round its centre farthest from the bare face (a small,
     # blurred pip a little off the grid still shows fully in one of them)
-    ring_d2 = distance[..., len(_BARE_UV) :].reshape(count, len(PATTERNS), 9, _PER_CELL)
+    ring_d2 = distance[..., len(_BARE_UV) :].reshape(count, patterns, 9, _PER_CELL)
     deepest = np.argmax(ring_d2, axis=3)  # (G, P, 9)
     # (each deepest sample picked by its flat index: np.take is much faster than fancy indexing)
     rows = np.arange(count)[:, None, None]
-    at = (rows * len(PATTERNS) + _PATTERN_ROWS) * _FACE_POINTS + _CELL_RINGS + deepest
-    gaps = np.sqrt(np.maximum(distance.take(at), 0))
-    # the bare face's spread: a high quantile of its gaps (a stray sample of a pip's blurred
-    # rim aside), over the samples clear of each pattern's pips (the others sort first)
-    ordered = np.sort(np.where(_BARE_CLEAR, bare_d2, -np.inf), axis=2)
-    bare_gap = np.sqrt(np.maximum(ordered.reshape(count, -1).take(_BARE_PICK, axis=1), 0.0))
-    # (each pattern's lit cells, and its unlit ones, one run after another)
-    by_cell = gaps.reshape(count, -1)
+    # (the distances are the product's first half: indices into the whole of it)
+    at_deepest = (rows * 2 * patterns + _PATTERN_ROWS) * _FACE_POINTS + _CELL_RINGS + deepest
+    cell_d2 = product.take(at_deepest)  # (G, P, 9)
+    by_cell = np.sqrt(np.maximum(cell_d2, 0)).reshape(count, -1)
     weakest = np.minimum.reduceat(by_cell[:, _LIT_AT], _LIT_RUNS, axis=1)
-    unlit = np.maximum.reduceat(by_cell[:, _UNLIT_AT], _UNLIT_RUNS, axis=1)
     # the pips alike: each lit cell's colour against their mean
     at = rows[:, 0] * _FACE_POINTS + _LIT_RINGS + deepest.reshape(count, -1)[:, _LIT_AT]
     colours = samples.reshape(-1, 3).take(at, axis=0)  # (G, lit cells, 3)
     mean = np.add.reduceat(colours, _LIT_RUNS, axis=1) / _LIT_COUNTS
     deviation = colours - mean[:, _LIT_PATTERN]
     unlike = np.sqrt(np.maximum.reduceat(_squared(deviation), _LIT_RUNS, axis=1))
+    # the bare face's spread: a high quantile of its rivalling gaps (a stray sample of a
+    # pip's blurred rim aside), over the samples clear of each pattern's pips (the others
+    # sort first)
+    rivalling = np.minimum(along[..., : len(_BARE_UV)], 0.0)
+    np.multiply(rivalling, rivalling, out=rivalling)
+    np.subtract(distance[..., : len(_BARE_UV)], rivalling, out=rivalling)
+    np.copyto(rivalling, -np.inf, where=_BARE_HIDDEN)
+    rivalling.sort(axis=2)
+    bare_gap = np.sqrt(np.maximum(rivalling.reshape(count, -1).take(_BARE_PICK, axis=1), 0.0))
+    # each empty cell, the same way
+    cell_away = np.minimum(product.take(at_deepest + patterns * _FACE_POINTS), 0.0)
+    cell_rival = np.sqrt(np.maximum(cell_d2 - cell_away * cell_away, 0.0)).reshape(count, -1)
+    unlit = np.maximum.reduceat(cell_rival[:, _UNLIT_AT], _UNLIT_RUNS, axis=1)
     rival = np.maximum(np.maximum(unlit, bare_gap), unlike)
     scores = weakest / np.maximum(rival, FACE_NOISE)
     # a lone pip says nothing of the step: a one is read only near the nominal one
@@ -746,12 +805,14 @@ def explain_face(
     (unless not ``refine``). At each, the bare face's colour is taken between the nine
     cells; every pattern's lit cells must all differ from it, alike, by more than its unlit
     cells and anything else between them differs (a stray spot, the face's edge, a checker's
-    rim). A pip the spot finder missed still counts here; a spot off the face's grid counts
-    against, and so does a strong spot just beyond the face that the pattern leaves out (the
-    ``rank`` the patterns are chosen by). A lone pip says nothing of the step: a one is read
-    only at about the ``nominal`` step (else a corner pip, read with a step too small, leaves
-    the others off its face). ``spots`` are rows ``(x, y, strength, polarity, ...)`` as
-    :func:`find_spots` gives them. None without guesses.
+    rim; what differs the other way from the pips in colour, a glint or a shadow, counts only
+    ``OFF_KIND`` of its difference). A pip the spot finder missed still counts here; a spot
+    off the face's grid counts against, and so does a strong spot just beyond the face that
+    the pattern leaves out (the ``rank`` the patterns are chosen by). A lone pip says nothing
+    of the step: a one is read only at about the ``nominal`` step (else a corner pip, read
+    with a step too small, leaves the others off its face). ``spots`` are rows
+    ``(x, y, strength, polarity, ...)`` as :func:`find_spots` gives them. None without
+    guesses.
     """
     if not guesses:
         return None
