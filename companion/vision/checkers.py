@@ -457,13 +457,15 @@ def read_points(
     if visibility is not None and evidence.strips is not None:
         synthesis = synthesis_errors(evidence.strips, visibility, ignored)
     occupancy = evidence.occupancy
+    counted = None
     if hidden_all is not None and hidden_all.any():
-        occupancy = occupancy.copy()
-        for index in np.flatnonzero(hidden_all.any(axis=1)).tolist():
-            occupancy[index] = _fill_hidden(np.where(hidden_all[index], np.nan, occupancy[index]))
-    counted = count_stacks(occupancy, evidence.seams, synthesis)
+        counted = _count_round_dice(occupancy, hidden_all, evidence.seams, synthesis)
+        occupancy = counted[1]
+    counts = (
+        counted[0] if counted is not None else count_stacks(occupancy, evidence.seams, synthesis)
+    )
     first = [
-        _reading(counted[index], occupancy[index], evidence.other[index], evidence.whiteness[index])
+        _reading(counts[index], occupancy[index], evidence.other[index], evidence.whiteness[index])
         for index in range(24)
     ]
     rims = (False, False) if camouflage is None else rims_showing(first, evidence.rings, camouflage)
@@ -621,6 +623,41 @@ def _reading(
     return RegionReading(
         sign * count, min(confidence, colour_confidence), alternatives=alternatives
     )
+
+
+HIDDEN_END_CONFIDENCE = 0.2
+"""Confidence left to a count that depends on what a die hides (the stack going on under it,
+or the board)."""
+
+
+def _count_round_dice(
+    occupancy: FloatArray,
+    hidden: npt.NDArray[np.bool_],
+    seams: FloatArray,
+    synthesis: FloatArray | None,
+) -> tuple[list[tuple[int, float, tuple[int, ...]]], FloatArray]:
+    """Counts with the stretches dice hide (``hidden``, per point and mm) read as the stack
+    going on under the die, and the occupancy so filled.
+
+    A die resting on a stack's last checker hides checker; a die lying on the board just past
+    the stack's end hides board, where the stack going on would count one checker more. Where
+    the two readings of the hidden stretch give different counts the count is unsure: the die
+    must be moved, or the board read without it.
+    """
+    filled = occupancy.copy()
+    rows = np.flatnonzero(hidden.any(axis=1))
+    bare = occupancy[rows].copy()
+    for k, index in enumerate(rows.tolist()):
+        filled[index] = _fill_hidden(np.where(hidden[index], np.nan, occupancy[index]))
+        bare[k] = np.where(hidden[index], 0.0, occupancy[index])
+    counts = count_stacks(filled, seams, synthesis)
+    others = count_stacks(bare, seams[rows], None if synthesis is None else synthesis[rows])
+    for k, index in enumerate(rows.tolist()):
+        count, confidence, close = counts[index]
+        other = others[k][0]
+        if other != count:
+            counts[index] = (count, min(confidence, HIDDEN_END_CONFIDENCE), (*close, other))
+    return counts, filled
 
 
 def _fill_hidden(profile: FloatArray) -> FloatArray:
