@@ -117,6 +117,20 @@ class TestFollowing:
             if x0 <= canonical_x < x1:
                 assert slope * canonical_x + offset == pytest.approx(x)
 
+    def test_many_points_at_once_agree_with_one_at_a_time(self) -> None:
+        xs = np.linspace(-40.0, 600.0, 97)
+        many = NARROW_BAR.canonical_xs(xs)
+        assert many == pytest.approx([NARROW_BAR.to_canonical((x, 0.0))[0] for x in xs])
+        assert np.all(np.diff(many) > 0)  # order kept: nothing folds over
+
+    @pytest.mark.parametrize(
+        ("x", "half"), [(245.0, "outer"), (255.0, "bar"), (278.0, "bar"), (286.0, "home")]
+    )
+    def test_a_die_is_on_the_bar_where_this_board_has_its_bar(self, x: float, half: str) -> None:
+        """The rules' halves (where a die rests) follow the board: 255 mm lies on this
+        board's bar, which a standard board would call its outer half."""
+        assert g.half_of(*NARROW_BAR.to_canonical((x, 100.0))) == half
+
     def test_a_canonical_layout_changes_nothing(self) -> None:
         photo = draw_board(NARROW_BAR)
         assert CANONICAL_LAYOUT.to_canonical((12.5, 3.0)) == (12.5, 3.0)

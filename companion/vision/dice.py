@@ -171,10 +171,12 @@ edges at 8 mm, a side's bottom edges a little farther)."""
 class FoundDie:
     reading: DieReading
     centre_mm: tuple[float, float]
-    """Centre of the die's footprint on the plane (mm)."""
+    """Centre of the die's top face on the board's own plane (mm), the camera's: for looking
+    at the die again in the image."""
     top_height: float
     view_mm: tuple[float, float]
-    """Where the face shows on the plane view (at the checkers' height) the readers use."""
+    """Where the face shows on the plane view (at the checkers' height) the readers use: on
+    the canonical board, as are all the positions below."""
     face_confidence: float = 1.0
     """How surely the top face was read (its rest aside)."""
     footprint_mm: tuple[float, float] = (0.0, 0.0)
@@ -404,9 +406,10 @@ def _leans_toward(
     out = g.DIE_SIZE / 2 + shown + _SUPPORT_OUT
     xs = face_mm[0] + out[:, None] * nx + _SUPPORT_ALONG[None, :] * ax
     ys = face_mm[1] + out[:, None] * ny + _SUPPORT_ALONG[None, :] * ay
+    board_xs = maps.layout.canonical_xs(xs)  # the walls where this board has them
     walls = (
-        (xs < 0.0) | (xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
-        | ((xs > g.BAR_LEFT) & (xs < g.BAR_RIGHT))
+        (board_xs < 0.0) | (board_xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
+        | ((board_xs > g.BAR_LEFT) & (board_xs < g.BAR_RIGHT))
     )  # fmt: skip
     if walls.any():
         return True
@@ -416,6 +419,7 @@ def _leans_toward(
     # the points as the plane view shows them (the rays through them, at the view's height)
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
     view = cv2.perspectiveTransform(points, to_view)[0]
+    view[:, 0] = maps.layout.canonical_xs(view[:, 0])
     cols = np.round((view[:, 0] - VIEW_LEFT) * maps.scale).astype(int)
     rows = np.round((view[:, 1] - VIEW_TOP) * maps.scale).astype(int)
     h, w = maps.foreground.shape
@@ -551,6 +555,12 @@ _JUNCTION_RING = _ring(JUNCTION_REACH, 8).T
 """Eight points round a spot, each opposite the one four on (see :func:`_between_checkers`)."""
 
 
+def _in_view(maps: PlaneMaps | None, xy: tuple[float, float]) -> tuple[float, float]:
+    """Where a point of the board's own plane (the camera's, the one the dice are found on)
+    lies on the plane view and the canonical board (:meth:`PlaneMaps.in_view`)."""
+    return xy if maps is None else maps.in_view(xy)
+
+
 def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> float:
     """How much of a ring round the die shows checker colour (all of it: it rests on a
     checker; little of it: it lies on the board)."""
@@ -611,7 +621,7 @@ def _stands_out(
     for a, b in face.cells:
         dx, dy = face.offset(a, b)
         pip = (face_mm[0] + dx / PATCH_PX_PER_MM, face_mm[1] + dy / PATCH_PX_PER_MM)
-        x, y = heights.seen_at(pip, top, VIEW_HEIGHT)
+        x, y = maps.in_view(heights.seen_at(pip, top, VIEW_HEIGHT))
         col, row = view_pixel(x, y, maps.scale)
         if not (1 <= col < w - 1 and 1 <= row < h - 1):
             return True  # off the view: nothing was learned there to compare with
@@ -620,7 +630,7 @@ def _stands_out(
         return True
     # pips near an edge of the board's pattern (a point's side) fall within what the board
     # showed there: the die's body, or its outline, must then show
-    x, y = heights.seen_at(face_mm, top, VIEW_HEIGHT)
+    x, y = maps.in_view(heights.seen_at(face_mm, top, VIEW_HEIGHT))
     half = g.DIE_SIZE * 0.35
     x0, x1 = view_column(x - half, maps.scale), view_column(x + half, maps.scale)
     y0, y1 = view_row(y - half, maps.scale), view_row(y + half, maps.scale)
@@ -718,7 +728,7 @@ def find_dice(
         index = int(open_spots[0])
         explained[index] = True
         centre = (float(spots[index, 0]), float(spots[index, 1]))
-        seen = heights.seen_at(centre, g.DIE_SIZE, VIEW_HEIGHT)  # where the plane view shows it
+        seen = _in_view(maps, heights.seen_at(centre, g.DIE_SIZE, VIEW_HEIGHT))
         if maps is not None and (
             not _differs_from_board(maps, seen) or _between_checkers(maps, seen)
         ):
@@ -734,7 +744,7 @@ def find_dice(
             continue
         face, face_mm, spots_px = result
         # resting on a checker? judged round the face found; the face then lies higher
-        view_centre = heights.seen_at(face_mm, g.DIE_SIZE, VIEW_HEIGHT)
+        view_centre = _in_view(maps, heights.seen_at(face_mm, g.DIE_SIZE, VIEW_HEIGHT))
         share = _on_checker(maps, view_centre) if maps is not None else 0.0
         on_checker = share >= ON_CHECKER_SHARE
         # between plainly on a checker and plainly beside one, where it rests is a guess
@@ -759,13 +769,13 @@ def find_dice(
         unsure = DieReading(
             value=face.value,
             flat=True,
-            half=g.half_of(*face_mm),
+            half=g.half_of(*_in_view(maps, face_mm)),
             center_px=centre_px,
             confidence=min(face.confidence, UNSURE_REST),
             on_checker=on_checker,
         )
-        foot = heights.seen_at(face_mm, surface + g.DIE_SIZE / 2, surface)
-        view_mm = heights.to_plane(centre_px, VIEW_HEIGHT)
+        foot = _in_view(maps, heights.seen_at(face_mm, surface + g.DIE_SIZE / 2, surface))
+        view_mm = _in_view(maps, heights.to_plane(centre_px, VIEW_HEIGHT))
         die = FoundDie(unsure, face_mm, top, view_mm, face.confidence, foot)
         found.append(die)
         edges = None
@@ -844,7 +854,7 @@ def _judge_rest(
         # a die can only be cocked against something: a free-standing die lies flat; one
         # touching a checker, a wall or the other die must show it (a square face of four
         # or more pips, no side beyond what a flat die shows) or its rest is unsure
-        footprint = heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT)
+        footprint = _in_view(maps, heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT))
         if not _touches_something(maps, footprint, others):
             sureness = 1.0
         else:

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.plane import CANONICAL_LAYOUT, Layout
 from companion.vision.profile import Colours, Lab
 
 FloatImage = npt.NDArray[np.float32]
@@ -52,6 +53,13 @@ class PlaneMaps:
     board matches it (:func:`reference_envelope`): a triangle's edge a pixel off is nothing
     new. Checkers, trays and hands are judged on it; the dice finder keeps the exact map, as
     measured on the demo game (a die's small face along such an edge was lost otherwise)."""
+    layout: Layout = CANONICAL_LAYOUT
+    """Where this board's halves lie on the plane of its corners, which the camera's geometry
+    (and so the dice finder) works on: the view shows them where the canonical board has them."""
+
+    def in_view(self, xy: tuple[float, float]) -> tuple[float, float]:
+        """Where a point of the board's own plane (the camera's) lies on the plane view."""
+        return self.layout.to_canonical(xy)
 
 
 def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
@@ -155,6 +163,7 @@ def plane_maps(
     colours: Colours,
     scale: float,
     envelope: tuple[FloatImage, FloatImage],
+    layout: Layout = CANONICAL_LAYOUT,
 ) -> PlaneMaps:
     """The evidence maps of one frame against the empty board learned at calibration.
 
@@ -162,7 +171,7 @@ def plane_maps(
     nearer to a checker colour than to the empty board there (a white checker on a cream point
     differs from it by little, but still less from the white checkers). ``grown_edges`` and
     ``envelope`` are the empty board's :func:`grow_edges` and :func:`reference_envelope`,
-    made once per profile.
+    made once per profile; ``layout`` the profile's board proportions.
     """
     smooth: FloatImage = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
     low, high = envelope
@@ -185,6 +194,7 @@ def plane_maps(
         other=other,
         edges=edges,
         tolerant=tolerant,
+        layout=layout,
     )
 
 

@@ -142,11 +142,21 @@ class Layout:
         """The canonical plane point that shows this board's point ``xy``."""
         if self.is_canonical:
             return xy
-        x, y = xy
-        for _, x1, slope, offset in self.stretches():
-            if x < slope * x1 + offset:
-                return ((x - offset) / slope, y)
-        raise AssertionError("the last stretch reaches infinity")
+        return (float(self.canonical_xs(np.array([xy[0]]))[0]), xy[1])
+
+    def canonical_xs(self, xs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """:meth:`to_canonical` of many ``x`` at once (``y`` is the same on both planes)."""
+        if self.is_canonical:
+            return xs
+        stretches = self.stretches()
+        # where each stretch begins on this board, the first reaching minus infinity
+        starts = np.array(
+            [-math.inf] + [slope * x0 + offset for x0, _, slope, offset in stretches[1:]]
+        )
+        which = np.searchsorted(starts, xs, side="right") - 1
+        slopes = np.array([stretch[2] for stretch in stretches])
+        offsets = np.array([stretch[3] for stretch in stretches])
+        return np.asarray((xs - offsets[which]) / slopes[which], dtype=np.float64)
 
 
 CANONICAL_LAYOUT = Layout()

@@ -562,6 +562,7 @@ def read_frame(
         profile.colours,
         VIEW_SCALE,
         _envelope(profile.reference),
+        profile.layout,
     )
 
     hidden = moved + find_occluders(maps)
