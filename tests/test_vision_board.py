@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion import geometry as g
 from companion.rules.position import Position
 from companion.sim import random_scene, render
 from companion.vision import board
@@ -157,6 +158,28 @@ class TestSteps:
         slid = board.slide(tolerant, off)
         assert np.abs(slid - truth).max() < 3.0
 
+    def test_a_row_on_its_points_tips_slides_back_across(self) -> None:
+        gradient, truth = self._work(5003, tilt=0.0, rotation=0.0, style="tournament-red")
+        tolerant = np.asarray(cv2.dilate(gradient, np.ones((5, 5), np.uint8)), np.float32)
+        # the bottom row on the line of its own points' tips, as where checkers hide its edge
+        off = truth.copy()
+        off[[2, 3]] -= g.POINT_LENGTH / g.PLAY_HEIGHT * (truth[[3, 2]] - truth[[0, 1]])
+        across = board.slide_across(tolerant, off, board.SECOND_LOOKS[0].models[0])
+        assert np.abs(across - truth).max() < 3.0
+
+    def test_the_frame_past_the_bases_counts_against_a_row_on_the_checkers(self) -> None:
+        gradient, truth = self._work(5003, tilt=0.0, rotation=0.0, style="tournament-red")
+        inside = truth.copy()
+        inside[[0, 1]] += 0.08 * (truth[3] - truth[0])
+        points_only = board.MODELS.index(board.Model(board.SHAPES[0], False))
+        framed = board.MODELS.index(board.Model(board.SHAPES[0], True))
+        loss = {
+            model: board.triangle_score(gradient, truth, model)
+            - board.triangle_score(gradient, inside, model)
+            for model in (points_only, framed)
+        }
+        assert loss[framed] > loss[points_only] > 0.0
+
     def test_a_near_guess_is_nudged_onto_the_points(self) -> None:
         gradient, truth = self._work(5051, tilt=12.0, rotation=-3.0, style="beige-brown")
         guess = truth + np.array([[3.0, -2.0], [-2.0, 3.0], [2.0, 2.0], [-3.0, -1.0]])
@@ -192,6 +215,11 @@ class TestRealPhotos:
             "data__images__test__test6.jpg",
             "data__images__test__test10.jpg",
             "data__images__test__test12.jpg",
+            # black points on a black frame, checkers on the bases: the second look's rows
+            "data__images__test__frame0.jpg",
+            "data__images__test__frame1.jpg",
+            "data__images__test__frame3.jpg",
+            "data__images__test__test9.jpg",
         ],
     )
     def test_finds_boards_never_seen_before(self, name: str) -> None:

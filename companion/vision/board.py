@@ -24,6 +24,15 @@ split by a bar. The search runs in four steps, each using a cue that real boards
    :data:`MIN_CONTRAST` (or :data:`MIN_QUARTER_CONTRAST` in any quarter) the finder says it
    found no board rather than guess: a wrong board found confidently is worse than none.
 
+When the first look proves no board, a second one (:data:`SECOND_LOOKS`) looks for rows the
+frame's lines do not show: where black points meet a black frame, or checkers stacked on the
+points hide a row's edge, the rows of the candidates lie on other lines (the tips, the frame's
+outer edge, the checkers), so each row is also slid across the rows (:func:`slide_across`), and
+guesses are scored with the frame past the points' bases bare, which a row lying on the checkers
+is not. The proof stays the same, but a row whose edge does not show is less sharply placed, so
+this look is taken twice, with two steps across the rows, and a board is reported only where
+both takes prove the same one.
+
 Frames are searched at :data:`WORK_WIDTH` pixels. Corners are reported in the frame's pixels,
 clockwise from the top-left as the image shows them; which corner is white's home is the
 calibration's business (:mod:`companion.vision.calibrate`).
@@ -64,6 +73,9 @@ FAMILY_SIZE = 14
 """How many of the longest lines of each direction are combined into candidates."""
 ROW_PAIRS = 24
 """How many pairs of rows (the most promising first) are slid along (:func:`slide`)."""
+HIDDEN_ROW_PAIRS = 40
+"""As many for the second look, for rows the frame's lines do not show (:data:`SECOND_LOOKS`):
+a row hidden under checkers is paired with the lines near it, which rank lower."""
 REFINED = 10
 """How many of the slid candidates are then refined corner by corner (:func:`refine`)."""
 FINALISTS = 3
@@ -99,12 +111,26 @@ SHAPES = (
 )
 """The canonical board (the simulator's) and a tournament board's narrow bar and long points."""
 
+
+class Model(NamedTuple):
+    """What a guess is scored on: a board's shape, and whether the frame past the points' bases
+    counts (:func:`_point_features`)."""
+
+    shape: BoardShape
+    bare_frame: bool
+
+
+MODELS = tuple(Model(shape, False) for shape in SHAPES) + tuple(
+    Model(shape, True) for shape in SHAPES
+)
+"""Every shape without the frame past the bases, then every shape with it."""
+
 _PLANE_RECT = np.array(
     [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
 )
 
 
-def _point_features(shape: BoardShape) -> tuple[FloatArray, FloatArray]:
+def _point_features(model: Model) -> tuple[FloatArray, FloatArray]:
     """Plane points (in canonical millimetres) where a board shows edges, and where it shows
     none, each as (features, 10 points, 2).
 
@@ -114,14 +140,22 @@ def _point_features(shape: BoardShape) -> tuple[FloatArray, FloatArray]:
     area; the sides fix the board across the points, the bases and the tips along them, the
     bar and the ends where the rows start. Past the tips, on the line of each side, the field
     is bare: edges there mean the points are longer than the guess.
+
+    With ``model.bare_frame`` the frame just past the bases, on the line of each side, is bare
+    too (these features come last): edges there mean the points go on past the guess's row,
+    which then lies inside the playing area, on the checkers stacked at the points' bases
+    where a row's own edge is hidden (black points on a black frame, or checkers on them).
     """
+    shape = model.shape
     half = (1.0 - shape.bar) / 2 * g.PLAY_WIDTH
     width = half / 6
     length = shape.point_length * g.PLAY_HEIGHT
     along_side = np.linspace(0.2, 1.0, 10)
     past_tip = np.linspace(1.08, 1.3, 10)
+    past_base = np.linspace(-0.12, -0.03, 10)
     edges: list[FloatArray] = []
     bare: list[FloatArray] = []
+    frame: list[FloatArray] = []
     for start in (0.0, g.PLAY_WIDTH - half):
         for index in range(6):
             middle = start + (index + 0.5) * width
@@ -130,7 +164,7 @@ def _point_features(shape: BoardShape) -> tuple[FloatArray, FloatArray]:
                 edges.append(np.column_stack([across, np.full(10, base_y)]))
                 for side in (-1.0, 1.0):
                     corner = middle + side * width / 2
-                    for t, out in ((along_side, edges), (past_tip, bare)):
+                    for t, out in ((along_side, edges), (past_tip, bare), (past_base, frame)):
                         xs = corner + (middle - corner) * t
                         ys = base_y + (tip_y - base_y) * t
                         out.append(np.column_stack([xs, ys]))
@@ -140,12 +174,13 @@ def _point_features(shape: BoardShape) -> tuple[FloatArray, FloatArray]:
         for quarter in range(4):
             ys = np.linspace(quarter + 0.1, quarter + 0.9, 10) * g.PLAY_HEIGHT / 4
             edges.append(np.column_stack([np.full(10, x), ys]))
-    return np.array(edges), np.array(bare)
+    return np.array(edges), np.array(bare + frame if model.bare_frame else bare)
 
 
-_FEATURES = tuple(_point_features(shape) for shape in SHAPES)
+_FEATURES = tuple(_point_features(model) for model in MODELS)
 BARE_WEIGHT = 0.5
-"""How much edges past the points' tips count against a guess."""
+"""How much edges past the points' tips (and past their bases, when they count) count
+against a guess."""
 
 
 def _project(to_image: FloatArray, points: FloatArray) -> FloatArray:
@@ -199,16 +234,20 @@ _WEIGHTS = tuple(
     )
     for edges, bare in _FEATURES
 )
+_PROOF = tuple(_COMBINED[MODELS.index(Model(model.shape, False))] for model in MODELS)
+_PROOF_WEIGHTS = tuple(_WEIGHTS[MODELS.index(Model(model.shape, False))] for model in MODELS)
+"""What :func:`_contrasts` proves a board on: its shape's features without the frame past the
+bases, which a board half a point along its rows has as bare as the board itself."""
 
 
-def _scores(gradient: Gradient, quads: FloatArray, shape_index: int, every: int = 1) -> FloatArray:
+def _scores(gradient: Gradient, quads: FloatArray, model: int, every: int = 1) -> FloatArray:
     """:func:`triangle_score` of many quadrilaterals at once (every ``every``-th point along
     each feature): shape (N,)."""
-    strengths = _sample(gradient, quads, _COMBINED[shape_index][:, ::every])
-    return np.asarray(strengths @ _WEIGHTS[shape_index])
+    strengths = _sample(gradient, quads, _COMBINED[model][:, ::every])
+    return np.asarray(strengths @ _WEIGHTS[model])
 
 
-def triangle_score(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> float:
+def triangle_score(gradient: Gradient, quad: FloatArray, model: int = 0) -> float:
     """How well the board's edges line up with colour edges in the frame: the mean over the
     points' sides and bases, the bar's edges and the ends of the median edge strength along
     each, less half the mean past the points' tips (:func:`_point_features`). Sharp, and blind
@@ -217,7 +256,7 @@ def triangle_score(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -
     ``quad`` holds the playing area's corners in the plane's order (the bases of the points
     run along its first and third sides).
     """
-    return float(_scores(gradient, quad[None], shape_index)[0])
+    return float(_scores(gradient, quad[None], model)[0])
 
 
 STEPS = (4.0, 2.0, 1.0, 0.5)
@@ -229,14 +268,14 @@ FINE_STEPS = STEPS[1:]
 def refine(
     gradient: Gradient,
     quad: FloatArray,
-    shape_index: int = 0,
+    model: int = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
 ) -> tuple[float, FloatArray]:
     """Moves one corner at a time, the move that lines the points' edges up best
     (:func:`triangle_score`) first, in ever smaller steps; never shrinks the quadrilateral below
     ``least_area`` pixels."""
-    scores, quads = refine_many(gradient, quad[None], shape_index, least_area, steps)
+    scores, quads = refine_many(gradient, quad[None], model, least_area, steps)
     return float(scores[0]), quads[0]
 
 
@@ -254,14 +293,14 @@ _MOVES = np.array(
 def refine_many(
     gradient: Gradient,
     quads: FloatArray,
-    shape_index: int = 0,
+    model: int = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
 ) -> tuple[FloatArray, FloatArray]:
     """:func:`refine` of many candidates (N, 4, 2) side by side: (scores (N,), corners)."""
     best = quads.astype(np.float64).copy()
     count = len(best)
-    best_scores = _scores(gradient, best, shape_index)
+    best_scores = _scores(gradient, best, model)
     for step in steps:
         moving = np.ones(count, dtype=bool)
         for _ in range(60):
@@ -270,7 +309,7 @@ def refine_many(
                 break
             trials = best[active, None] + step * _MOVES[None]  # (A, 16, 4, 2)
             flat = trials.reshape(-1, 4, 2)
-            scores = _scores(gradient, flat, shape_index)
+            scores = _scores(gradient, flat, model)
             if least_area > 0.0:
                 scores[_areas(flat) < least_area] = -np.inf
             scores = scores.reshape(len(active), len(_MOVES))
@@ -523,7 +562,7 @@ SLIDE_STEP = 1.0 / 30
 """The first look along the rows moves the ends in steps of this share of the width."""
 
 
-def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> FloatArray:
+def slide(gradient: Gradient, quad: FloatArray, model: int = 0) -> FloatArray:
     """The playing area's ends found along a candidate's two rows of points.
 
     The ends of the playing area are its weakest edges (the opening stacks five checkers at
@@ -533,7 +572,7 @@ def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> FloatAr
     regular pattern at once: first in coarse steps, then finely around the best.
     """
     to_image = _homographies(quad[None])[0]
-    edges, bare = _FEATURES[shape_index]
+    edges, bare = _FEATURES[model]
     # the gradient along lines of the plane parallel to the rows, at every height a feature
     # is sampled at: a placement's score is then a sum of look-ups in these profiles
     fine = (edges[:, ::3], bare[:, ::5])
@@ -617,6 +656,45 @@ def slide(gradient: Gradient, quad: FloatArray, shape_index: int = 0) -> FloatAr
     start, span = best_placement(start + nudges, span + nudges, fine)
     rect = np.array([[start, 0.0], [start + span, 0.0], [start + span, 1.0], [start, 1.0]])
     rect = rect * (g.PLAY_WIDTH, g.PLAY_HEIGHT)
+    return _project(to_image, rect)
+
+
+ACROSS_REACH = (-0.4, 0.8)
+"""How far each row of a candidate is moved across the rows when its rows are looked for
+(:func:`slide_across`), as shares of its height: in (negative) and out (positive). Out reaches
+further: a row found on the line of its own points' tips lies 0.6 of the board's height from
+the row across, and needs moving out by two thirds."""
+ACROSS_STEPS = (0.02, 0.025)
+"""The steps of that look, as shares of the candidate's height: the second look is taken once
+with each, and trusted only where both find the same board (:data:`SECOND_LOOKS`)."""
+
+
+def slide_across(
+    gradient: Gradient, quad: FloatArray, model: int = 0, step: float = ACROSS_STEPS[0]
+) -> FloatArray:
+    """The candidate with each row moved across to where the points' pattern fits best.
+
+    A row's base is often the weakest line of all: checkers stacked on the points hide it, and
+    a dark frame against dark points shows none. Such a candidate has one row on some other
+    line (the points' tips, the frame's outer edge), and the points' sides and tips, the
+    strongest cues of a board, line up only once the row is moved to its place. Each row is
+    moved in turn, the other kept, then the first again.
+    """
+    to_image = _homographies(quad[None])[0]
+    shifts = np.arange(ACROSS_REACH[0], ACROSS_REACH[1] + 1e-9, step) * g.PLAY_HEIGHT
+    reach = 4.0 * max(gradient.shape)
+    rect = _PLANE_RECT.copy()
+    for corners, outwards in (((0, 1), -1.0), ((2, 3), 1.0), ((0, 1), -1.0)):
+        trials = np.repeat(rect[None], len(shifts), axis=0)
+        trials[:, corners, 1] += outwards * shifts[:, None]
+        quads = _project(to_image, trials)
+        # a row moved out past the horizon of a steep view is no board
+        sound = np.isfinite(quads).all(axis=(1, 2)) & (np.abs(quads) < reach).all(axis=(1, 2))
+        sound[sound] &= _areas(quads[sound]) >= 1.0
+        if not sound.any():
+            break
+        scores = _scores(gradient, quads[sound], model, every=5)
+        rect = trials[sound][int(np.argmax(scores))]
     return _project(to_image, rect)
 
 
@@ -755,6 +833,70 @@ def _from_outline(lab: npt.NDArray[np.float32]) -> list[FloatArray]:
     return guesses
 
 
+class Look(NamedTuple):
+    """How hard the finder looks: the models it scores guesses on, and how it finds rows."""
+
+    models: tuple[int, ...]
+    """Indices into :data:`MODELS`."""
+    row_pairs: int
+    """How many pairs of rows are slid along."""
+    across: float
+    """The step each row is also looked for in across the rows (:func:`slide_across`), or 0 for
+    none."""
+
+
+FIRST_LOOK = Look(
+    tuple(index for index, model in enumerate(MODELS) if not model.bare_frame), ROW_PAIRS, 0.0
+)
+"""Rows where the frame's lines show them, scored on the points alone."""
+SECOND_LOOKS = tuple(
+    Look(
+        tuple(index for index, model in enumerate(MODELS) if model.bare_frame),
+        HIDDEN_ROW_PAIRS,
+        step,
+    )
+    for step in ACROSS_STEPS
+)
+"""When the first look proves no board: rows looked for across the rows too, and scored with
+the frame past the bases bare, for rows whose own edge does not show (checkers stacked on the
+points, black points on a black frame). Only then, as it is slower, and as a frame's texture
+past the bases can lead it astray where the first look does well. Where a row's edge does not
+show, its place is less sharply fixed, and a search this wide can settle on a wrong place that
+still proves itself; a wrong place depends on the search's steps, the right one does not, so
+the look is taken with two steps and a board is reported only where both agree."""
+SAME_BOARD = 0.01
+"""How close (as a share of the frame's longer side) the second look's two boards must be, at
+every corner, to count as one."""
+
+
+class _Frame(NamedTuple):
+    """What every look at one frame shares."""
+
+    image: Image
+    factor: float
+    """Working size over full size."""
+    gradient: Gradient
+    tolerant: Gradient
+    blurred: Gradient
+    full: Gradient
+    texture: float
+    segments: FloatArray
+    candidates: FloatArray
+    """Candidates bounded by the frame's lines, each both ways round (either pair of opposite
+    sides as the rows)."""
+    outline: list[FloatArray]
+
+
+class _Guess(NamedTuple):
+    """A look's best guess, and how well it proves itself a board (:func:`_contrasts`)."""
+
+    score: float
+    model: int
+    corners: FloatArray
+    """In the frame's pixels, in the plane's order."""
+    contrasts: FloatArray
+
+
 def find_board(image: Image) -> FoundBoard:
     """The playing area's corners (see the module's docstring for how they are found).
 
@@ -762,98 +904,180 @@ def find_board(image: Image) -> FoundBoard:
     """
     if image.ndim != 3 or image.shape[2] != 3:
         raise BoardNotFound("the board finder needs a colour image (3 channels)")
+    frame = _prepare(image)
+    ranked = _rank(frame, frame.candidates, FIRST_LOOK)
+    first = _look(frame, FIRST_LOOK, _slid(frame, FIRST_LOOK, ranked))
+    if first is None:
+        raise BoardNotFound(
+            "no board found: no four straight edges in the frame could bound a playing area. "
+            "Make sure the whole playing area is in view, or give its corners with "
+            '--corners "x,y x,y x,y x,y"'
+        )
+    guess = first if _proven(first, frame.texture) else _second_look(frame, ranked)
+    if guess is not None:
+        return FoundBoard(
+            order_clockwise(guess.corners), guess.score / frame.texture, float(guess.contrasts[0])
+        )
+    # (a quarter whose points line up worse than nothing shows as 0)
+    contrast, worst = (
+        max(float(value), 0.0) for value in (first.contrasts[0], min(first.contrasts[1:]))
+    )
+    raise BoardNotFound(
+        "no board found: nothing in the frame lines up like two rows of points split by a "
+        f"bar (the best guess fits {contrast:.1f} times better than the same guess half a "
+        f"point along, {MIN_CONTRAST:.1f} needed; {worst:.1f} times in its worst quarter, "
+        f"{MIN_QUARTER_CONTRAST:.1f} needed). Make sure the whole playing area is in view, "
+        'unobstructed and evenly lit, or give its corners with --corners "x,y x,y x,y x,y"'
+    )
+
+
+def _second_look(frame: _Frame, ranked: FloatArray) -> _Guess | None:
+    """The board :data:`SECOND_LOOKS` agree on; None when neither proves one.
+
+    Raises :class:`BoardNotFound` when only one of them proves a board, or they prove two.
+    """
+    # the first look's most promising candidates, ranked again on the second look's cues
+    ranked = _rank(frame, ranked, SECOND_LOOKS[0])
+    # the looks differ only across the rows: their rows and ends along them are the same
+    slid = _slid(frame, SECOND_LOOKS[0], ranked)
+    guesses = [_look(frame, look, slid) for look in SECOND_LOOKS]
+    proven = [guess for guess in guesses if guess is not None and _proven(guess, frame.texture)]
+    if not proven:
+        return None
+    advice = (
+        "Make sure the whole playing area is in view, unobstructed and evenly lit, or give its "
+        'corners with --corners "x,y x,y x,y x,y"'
+    )
+    if len(proven) < len(guesses):
+        raise BoardNotFound(
+            "no board found: the rows' own edges do not show, and the board lines up only when "
+            f"looked for one way, not every way, so it may be in the wrong place. {advice}"
+        )
+    corners = np.array([order_clockwise(guess.corners) for guess in proven])
+    apart = float(np.linalg.norm(corners - corners[0], axis=2).max())
+    if apart > SAME_BOARD * max(frame.image.shape[:2]):
+        raise BoardNotFound(
+            "no board found: the rows' own edges do not show, and the board lines up in two "
+            f"places {apart:.0f} pixels apart. {advice}"
+        )
+    return max(proven, key=lambda guess: guess.score)
+
+
+def _proven(guess: _Guess, texture: float) -> bool:
+    """Whether a guess lines up like a board (the module's docstring, step 4)."""
+    return (
+        guess.contrasts[0] >= MIN_CONTRAST
+        and min(guess.contrasts[1:]) >= MIN_QUARTER_CONTRAST
+        and guess.score / texture >= MIN_SCORE
+    )
+
+
+def _prepare(image: Image) -> _Frame:
+    """The frame at the working size, its edges and the candidates its lines bound."""
     height, width = image.shape[:2]
     factor = WORK_WIDTH / max(width, height)
     small = np.asarray(
         cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), np.uint8
     )
     gradient = _edge_strength(small)
-    texture = float(np.median(gradient)) + 1.0
     gray = np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
     segments = _segments(gray)
     lines = merge_segments(segments)
     quads = _candidates(_families(lines, segments), (small.shape[1], small.shape[0]))
-    # ranked on edges thickened by two pixels, so that a guess a little off still ranks
-    tolerant = np.asarray(cv2.dilate(gradient, np.ones((5, 5), np.uint8)), dtype=np.float32)
-    ranked = np.zeros((0, 4, 2))
+    both = np.zeros((0, 4, 2))
     if len(quads):
         clockwise = _clockwise(quads)
         both = np.concatenate([clockwise, np.roll(clockwise, -1, axis=1)])
-        ranked = both[np.argsort(-_scores(tolerant, both, 0, every=5))]
-    # one candidate for each pair of rows, whose ends are then found by sliding along them
-    rows = _distinct_rows(ranked[:3000], ROW_PAIRS)
-    slid = np.array(
-        [slide(tolerant, upright(quad, segments)) for quad in rows]
-        + _from_outline(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32))
+    return _Frame(
+        image=image,
+        factor=factor,
+        gradient=gradient,
+        # candidates are ranked and slid on edges thickened by two pixels, so that a guess a
+        # little off still ranks
+        tolerant=np.asarray(cv2.dilate(gradient, np.ones((5, 5), np.uint8)), dtype=np.float32),
+        # the slid candidates are close: ranked on edges only slightly blurred, which tells
+        # the points' sides from mere texture better than thickened edges do
+        blurred=np.asarray(cv2.GaussianBlur(gradient, (0, 0), 1.0), dtype=np.float32),
+        # the finest fit is on the frame itself, where an edge is twice as sharp
+        full=_edge_strength(np.asarray(image, np.uint8)),
+        texture=float(np.median(gradient)) + 1.0,
+        segments=segments,
+        candidates=both,
+        outline=_from_outline(cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)),
     )
-    # the slid candidates are close: ranked on edges only slightly blurred, which tells the
-    # points' sides from mere texture better than thickened edges do
-    area_min = LEAST_AREA * small.shape[0] * small.shape[1]
+
+
+RANKED = 3000
+"""How many of the candidates bounded by lines, the most promising first, are kept."""
+
+
+def _rank(frame: _Frame, candidates: FloatArray, look: Look) -> FloatArray:
+    """The most promising candidates first (at most :data:`RANKED`), scored on the look's
+    first model with edges thickened (:attr:`_Frame.tolerant`)."""
+    if not len(candidates):
+        return candidates
+    scores = _scores(frame.tolerant, candidates, look.models[0], every=5)
+    return np.asarray(candidates[np.argsort(-scores)][:RANKED])
+
+
+def _slid(frame: _Frame, look: Look, ranked: FloatArray) -> list[FloatArray]:
+    """One candidate for each of the look's most promising pairs of rows, its ends found by
+    sliding along them (step 2 of the module's docstring)."""
+    rows = _distinct_rows(ranked, look.row_pairs)
+    model = look.models[0]
+    return [slide(frame.tolerant, upright(quad, frame.segments), model) for quad in rows]
+
+
+def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
+    """The best guess of one look (step 3 of the module's docstring) from its slid candidates
+    (:func:`_slid`), or None when none could be a playing area."""
+    tolerant, gradient, factor = frame.tolerant, frame.gradient, frame.factor
+    if look.across:
+        slid = [slide_across(tolerant, quad, look.models[0], look.across) for quad in slid]
+    candidates = np.array(slid + frame.outline)
+    area_min = LEAST_AREA * gradient.shape[0] * gradient.shape[1]
     fitted: list[tuple[float, int, FloatArray]] = []
-    if len(slid):
-        blurred = np.asarray(cv2.GaussianBlur(gradient, (0, 0), 1.0), dtype=np.float32)
-        fits = np.array([_scores(blurred, slid, index) for index in range(len(SHAPES))])
+    if len(candidates):
+        fits = np.array([_scores(frame.blurred, candidates, model) for model in look.models])
         order = np.argsort(-fits.max(axis=0))[:REFINED]
-        shapes = np.argmax(fits, axis=0)
-        for shape_index in range(len(SHAPES)):
-            chosen = order[shapes[order] == shape_index]
+        best_models = np.argmax(fits, axis=0)
+        for position, model in enumerate(look.models):
+            chosen = order[best_models[order] == position]
             if len(chosen):
                 scores, refined = refine_many(
-                    gradient, slid[chosen], shape_index, area_min, FINE_STEPS
+                    gradient, candidates[chosen], model, area_min, FINE_STEPS
                 )
-                fitted.extend(
-                    zip(scores.tolist(), [shape_index] * len(chosen), refined, strict=True)
-                )
+                fitted.extend(zip(scores.tolist(), [model] * len(chosen), refined, strict=True))
     if not fitted:
-        raise BoardNotFound(
-            "no board found: no four straight edges in the frame could bound a playing area. "
-            "Make sure the whole playing area is in view, or give its corners with "
-            '--corners "x,y x,y x,y x,y"'
-        )
+        return None
     fitted.sort(key=lambda entry: -entry[0])
-    score, shape_index, quad = fitted[0]
+    score, model, quad = fitted[0]
     # the points' pattern repeats: a board off by a whole point at either end lines up
     # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours are
     # tried too, and the bar, the ends and the points' bases and tips decide
-    scores, trials = refine_many(
-        gradient, _neighbours(quad, shape_index), shape_index, area_min, FINE_STEPS
-    )
+    scores, trials = refine_many(gradient, _neighbours(quad, model), model, area_min, FINE_STEPS)
     if scores.max() > score:
-        fitted.insert(0, (float(scores.max()), shape_index, trials[int(np.argmax(scores))]))
-    # the last, finest fit on the frame itself, where an edge is twice as sharp: the best few
-    # are fitted there, as a corner the points cannot pin at the working size may be pinned now
-    full = _edge_strength(np.asarray(image, np.uint8))
+        fitted.insert(0, (float(scores.max()), model, trials[int(np.argmax(scores))]))
+    # the last, finest fit on the frame itself: the best few are fitted there, as a corner the
+    # points cannot pin at the working size may be pinned now
     final: tuple[float, int, FloatArray] | None = None
-    for _, index, guess in fitted[:FINALISTS]:
-        polished = refine(full, guess / factor, index, 0.0, FINE_STEPS)[1]
+    for _, model, guess in fitted[:FINALISTS]:
+        polished = refine(frame.full, guess / factor, model, 0.0, FINE_STEPS)[1]
         # judged at the working size, like every candidate before: the frame's sharpest
         # edges (its outline against the table) would outweigh the points at full size
-        value = float(_scores(gradient, polished[None] * factor, index)[0])
+        value = float(_scores(gradient, polished[None] * factor, model)[0])
         if final is None or value > final[0]:
-            final = (value, index, polished)
+            final = (value, model, polished)
     assert final is not None
-    score, shape_index, polished = final
-    quad = polished * factor
-    ratio = score / texture
-    contrasts = _contrasts(gradient, quad, shape_index)
-    contrast = float(contrasts[0])
-    if contrast < MIN_CONTRAST or min(contrasts[1:]) < MIN_QUARTER_CONTRAST or ratio < MIN_SCORE:
-        raise BoardNotFound(
-            "no board found: nothing in the frame lines up like two rows of points split by a "
-            f"bar (the best guess fits {contrast:.1f} times better than the same guess half a "
-            f"point along, {MIN_CONTRAST:.1f} needed; {min(contrasts[1:]):.1f} times in its "
-            f"worst quarter, {MIN_QUARTER_CONTRAST:.1f} needed). Make sure the whole playing "
-            "area is in view, unobstructed and evenly lit, or give its corners with "
-            '--corners "x,y x,y x,y x,y"'
-        )
-    return FoundBoard(order_clockwise(polished), ratio, contrast)
+    score, model, polished = final
+    return _Guess(score, model, polished, _contrasts(gradient, polished * factor, model))
 
 
-def _neighbours(quad: FloatArray, shape_index: int) -> FloatArray:
+def _neighbours(quad: FloatArray, model: int) -> FloatArray:
     """The board with either end or both moved by one point along the rows (8 variants), and
     with either row or both moved in or out by a frame's width (12 variants)."""
     to_image = _homographies(quad[None])[0]
-    width = (1.0 - SHAPES[shape_index].bar) / 2 * g.PLAY_WIDTH / 6
+    width = (1.0 - MODELS[model].shape.bar) / 2 * g.PLAY_WIDTH / 6
     rects = []
     for left in (-1, 0, 1):
         for right in (-1, 0, 1):
@@ -872,17 +1096,17 @@ def _neighbours(quad: FloatArray, shape_index: int) -> FloatArray:
     return _project(to_image, np.array(rects))
 
 
-def _contrasts(gradient: Gradient, quad: FloatArray, shape_index: int) -> FloatArray:
+def _contrasts(gradient: Gradient, quad: FloatArray, model: int) -> FloatArray:
     """How many times better the board lines up than the same board shifted by half a point
     either way along its rows (where a real board's point sides fall on the middle of the
     points), over the whole board and in each quarter (two halves by two rows): shape (5,)."""
     to_image = _homographies(quad[None])[0]
-    shift = (1.0 - SHAPES[shape_index].bar) / 2 * g.PLAY_WIDTH / 12
+    shift = (1.0 - MODELS[model].shape.bar) / 2 * g.PLAY_WIDTH / 12
     placed = [quad]
     for dx in (-shift, shift):
         placed.append(_project(to_image, _PLANE_RECT + np.array([dx, 0.0])))
-    features = _COMBINED[shape_index]
-    weights = _WEIGHTS[shape_index]
+    features = _PROOF[model]
+    weights = _PROOF_WEIGHTS[model]
     strengths = _sample(gradient, np.array(placed), features) * weights  # (3, F)
     middle = features.mean(axis=1)
     parts = [np.ones(len(features), dtype=bool)]
