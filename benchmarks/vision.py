@@ -382,13 +382,14 @@ def real_positions() -> None:
         except CalibrationError as error:
             print(f"  {photo['file']}: calibration failed: {error}")
             continue
-        (a, b), (c, d) = profile.layout.outer, profile.layout.home
-        measured = [n for n in profile.notes if "points measured" in n or "points did not" in n]
-        shape = (
-            f"points {(b - a) / 6:.1f} / {(d - c) / 6:.1f} mm, bar {c - b:.0f} mm"
-            if measured and "measured" in measured[0]
-            else ("not measured" if measured else "standard")
-        )
+        layout = profile.layout
+        if not layout.is_canonical:
+            outer, home = layout.point_widths
+            shape = f"points {outer:.1f} / {home:.1f} mm, bar {layout.bar_width:.0f} mm"
+        elif any("did not show" in note for note in profile.notes):
+            shape = "not measured"
+        else:
+            shape = "standard"
         line = f"  {photo['file']}: {shape}"
         if truth:
             reading = read_frame(image, profile, "white")

@@ -190,6 +190,5 @@ def test_a_real_tournament_board_has_a_narrow_bar() -> None:
         corners=[tuple(c) for c in photo["corners"]],
         white_home=photo["position"]["white_home"],
     )
-    (a, b), (c, d) = profile.layout.outer, profile.layout.home
-    assert 26.0 <= c - b <= 36.0
-    assert 40.5 <= (b - a) / 6 <= 42.5 and 40.5 <= (d - c) / 6 <= 42.5
+    assert 26.0 <= profile.layout.bar_width <= 36.0
+    assert all(40.5 <= width <= 42.5 for width in profile.layout.point_widths)

@@ -270,9 +270,9 @@ def _layout_note(layout: Layout | None) -> str:
         return "the points did not show plainly enough to measure the board: read as canonical"
     if layout.is_canonical:
         return "the board's points lie where a standard board's do"
-    (a, b), (c, d) = layout.outer, layout.home
+    outer, home = layout.point_widths
     return (
-        f"this board's points measured {(b - a) / 6:.1f} mm wide in the outer half and "
-        f"{(d - c) / 6:.1f} mm in the home half, its bar {c - b:.0f} mm (a standard board's: "
-        f"{g.POINT_WIDTH:.0f} and {g.BAR_WIDTH:.0f} mm); the reader follows them"
+        f"this board's points measured {outer:.1f} mm wide in the outer half and "
+        f"{home:.1f} mm in the home half, its bar {layout.bar_width:.0f} mm (a standard "
+        f"board's: {g.POINT_WIDTH:.0f} and {g.BAR_WIDTH:.0f} mm); the reader follows them"
     )

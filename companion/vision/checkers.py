@@ -457,40 +457,45 @@ def read_points(
     if visibility is not None and evidence.strips is not None:
         synthesis = synthesis_errors(evidence.strips, visibility, ignored)
     occupancy = evidence.occupancy
-    counted = None
     if hidden_all is not None and hidden_all.any():
-        counted = _count_round_dice(occupancy, hidden_all, evidence.seams, synthesis)
-        occupancy = counted[1]
-    counts = (
-        counted[0] if counted is not None else count_stacks(occupancy, evidence.seams, synthesis)
-    )
+        counts, occupancy = _count_round_dice(occupancy, hidden_all, evidence.seams, synthesis)
+    else:
+        counts = count_stacks(occupancy, evidence.seams, synthesis)
     first = [
         _reading(counts[index], occupancy[index], evidence.other[index], evidence.whiteness[index])
         for index in range(24)
     ]
-    rims = (False, False) if camouflage is None else rims_showing(first, evidence.rings, camouflage)
+    if camouflage is None:
+        return first
+    rims = (False, False)
+    if visibility is not None:
+        rims = rims_showing(first, evidence.rings, camouflage)
     readings = []
     for index, reading in enumerate(first):
-        if camouflage is not None and not reading.covered:
-            doubted = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
-            if doubted is not reading and visibility is not None:
-                # the checker camouflage could hide is of the colour that would show least
-                # there; where that colour's rims show on every stack of it, no rim is proof
-                hidden = _least_showing(reading.count, visibility[:, index])
-                if rims[hidden]:
-                    doubted = reading
-            if doubted is not reading and (
-                visibility is None
-                or evidence.strips is None
-                or not next_place_bare(
-                    reading.count,
-                    evidence.strips[index],
-                    visibility[:, index],
-                    None if ignored is None else ignored[index],
+        if reading.covered:
+            readings.append(reading)
+            continue
+        doubted = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
+        # proofs that the place camouflage could hide is empty: the colour that would show
+        # least there shows its rims on every stack of it, or the place is seen bare where a
+        # checker would show plainly
+        proven = (
+            doubted is not reading
+            and visibility is not None
+            and (
+                rims[_least_showing(reading.count, visibility[:, index])]
+                or (
+                    evidence.strips is not None
+                    and next_place_bare(
+                        reading.count,
+                        evidence.strips[index],
+                        visibility[:, index],
+                        None if ignored is None else ignored[index],
+                    )
                 )
-            ):
-                reading = doubted
-        readings.append(reading)
+            )
+        )
+        readings.append(reading if proven else doubted)
     return readings
 
 
@@ -646,10 +651,9 @@ def _count_round_dice(
     """
     filled = occupancy.copy()
     rows = np.flatnonzero(hidden.any(axis=1))
-    bare = occupancy[rows].copy()
-    for k, index in enumerate(rows.tolist()):
+    bare = np.where(hidden[rows], 0.0, occupancy[rows])
+    for index in rows.tolist():
         filled[index] = _fill_hidden(np.where(hidden[index], np.nan, occupancy[index]))
-        bare[k] = np.where(hidden[index], 0.0, occupancy[index])
     counts = count_stacks(filled, seams, synthesis)
     others = count_stacks(bare, seams[rows], None if synthesis is None else synthesis[rows])
     for k, index in enumerate(rows.tolist()):

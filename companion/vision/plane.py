@@ -122,6 +122,15 @@ class Layout:
     def is_canonical(self) -> bool:
         return self == CANONICAL_LAYOUT
 
+    @property
+    def point_widths(self) -> tuple[float, float]:
+        """The points' width in the outer half and in the home half (mm)."""
+        return (self.outer[1] - self.outer[0]) / 6, (self.home[1] - self.home[0]) / 6
+
+    @property
+    def bar_width(self) -> float:
+        return self.home[0] - self.outer[1]
+
     def stretches(self) -> tuple[tuple[float, float, float, float], ...]:
         """``(x0, x1, slope, offset)`` for each stretch of the canonical plane, left to right:
         canonical ``x`` in ``[x0, x1)`` lies at ``slope * x + offset`` on this board. Beyond
@@ -169,18 +178,22 @@ def warp(
     whose halves differ from the canonical ones is warped stretch by stretch onto them."""
     flags = cv2.INTER_AREA if scale < 1.5 else cv2.INTER_LINEAR
     width, height = view_size(scale)
-    if layout.is_canonical:
+
+    def part(matrix: Matrix, columns: int) -> Image:
         return cast(
             Image,
             cv2.warpPerspective(
                 image,
-                view_matrix(image_to_plane, scale),
-                (width, height),
+                matrix,
+                (columns, height),
                 flags=flags,
                 borderMode=cv2.BORDER_CONSTANT,
                 borderValue=(0, 0, 0),
             ),
         )
+
+    if layout.is_canonical:
+        return part(view_matrix(image_to_plane, scale), width)
     parts = []
     for x0, x1, slope, offset in layout.stretches():
         first = max(view_column(x0, scale), 0) if math.isfinite(x0) else 0
@@ -189,17 +202,7 @@ def warp(
         # the stretch's first column is its output's column 0
         to_canonical = np.array([[1.0 / slope, 0.0, -offset / slope], [0.0, 1.0, 0.0], [0, 0, 1]])
         shift = np.array([[1.0, 0.0, -first], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-        matrix = shift @ view_matrix(to_canonical @ image_to_plane, scale)
-        parts.append(
-            cv2.warpPerspective(
-                image,
-                matrix,
-                (last - first, height),
-                flags=flags,
-                borderMode=cv2.BORDER_CONSTANT,
-                borderValue=(0, 0, 0),
-            )
-        )
+        parts.append(part(shift @ view_matrix(to_canonical @ image_to_plane, scale), last - first))
     return cast(Image, np.hstack(parts))
 
 

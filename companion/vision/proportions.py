@@ -38,7 +38,9 @@ SNAP_MM = 6.0
 """A board whose every point's axis lies within this of the canonical one is read as the
 canonical board (the reader's bands tolerate it; simulated boards measure within 5.2 mm)."""
 
-_CANONICAL_AXES = np.array([point * g.POINT_WIDTH + g.POINT_WIDTH / 2 for point in range(6)])
+_CANONICAL_AXES = np.array([g.point_shape(number).base_x for number in range(13, 25)])
+"""The canonical board's point axes left to right (the top row): the outer half's six, then
+the home half's."""
 
 
 def _profile(board_lab: FloatImage, field: Lab, scale: float) -> npt.NDArray[np.float64]:
@@ -90,8 +92,8 @@ def measure_layout(board_lab: FloatImage, field: Lab, scale: float) -> Layout | 
     plainly enough to measure (a felt board's faint points, an arm across the board)."""
     profile = _profile(board_lab, field, scale)
     halves = []
-    for start in (0.0, g.BAR_RIGHT):
-        guesses = _CANONICAL_AXES + start
+    for canonical in (_CANONICAL_AXES[:6], _CANONICAL_AXES[6:]):
+        guesses = canonical
         for _ in range(3):  # each round centres the windows better on the peaks
             axes, ridges = _axes(profile, guesses, scale)
             first, pitch, on_line = _line(axes)
@@ -104,8 +106,7 @@ def measure_layout(board_lab: FloatImage, field: Lab, scale: float) -> Layout | 
             return None
         halves.append((guesses, pitch))
     (outer, outer_pitch), (home, home_pitch) = halves
-    canonical = np.concatenate([_CANONICAL_AXES, _CANONICAL_AXES + g.BAR_RIGHT])
-    if np.max(np.abs(np.concatenate([outer, home]) - canonical)) < SNAP_MM:
+    if np.max(np.abs(np.concatenate([outer, home]) - _CANONICAL_AXES)) < SNAP_MM:
         return CANONICAL_LAYOUT
     return Layout(
         outer=(float(outer[0] - outer_pitch / 2), float(outer[5] + outer_pitch / 2)),

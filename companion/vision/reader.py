@@ -525,6 +525,13 @@ def resolve_by_fifteen(
     return settled
 
 
+def _plane_view(image: Image, image_to_plane: Matrix, profile: Profile) -> FloatImage:
+    """The frame on the plane view, in L*a*b*, at the checkers' height and the board's own
+    proportions."""
+    size = (image.shape[1], image.shape[0])
+    return to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE, profile.layout))
+
+
 def read_frame(
     image: Image,
     profile: Profile,
@@ -540,9 +547,7 @@ def read_frame(
     profile.check_frame(image.shape[1], image.shape[0])
     image_to_plane = profile.image_to_plane
     size = (image.shape[1], image.shape[0])
-    view_lab = to_lab(
-        warp(image, view_homography(image_to_plane, size), VIEW_SCALE, profile.layout)
-    )
+    view_lab = _plane_view(image, image_to_plane, profile)
     moved: list[str] = []
     motion = nudge.board_motion(_small_reference(profile.reference), view_lab, VIEW_SCALE)
     if motion is not None:
@@ -551,9 +556,7 @@ def read_frame(
         else:
             # a nudge: follow the board where it now lies
             image_to_plane = np.linalg.inv(motion) @ image_to_plane
-            view_lab = to_lab(
-                warp(image, view_homography(image_to_plane, size), VIEW_SCALE, profile.layout)
-            )
+            view_lab = _plane_view(image, image_to_plane, profile)
     reference_lab = _reference(profile.reference)[0]
     maps = plane_maps(
         view_lab,
