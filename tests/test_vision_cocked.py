@@ -10,7 +10,6 @@ and rim are no side face of it). Frames are small (960x540) on one well-lit setu
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import Any
 
 import cv2
@@ -18,15 +17,13 @@ import numpy as np
 import pytest
 
 from companion import geometry as g
-from companion.rules.position import Position
-from companion.sim import DieSpec, random_scene, render
+from companion.sim import DieSpec
 from companion.sim.dice import flat_pose
-from companion.vision import dice, pips, reader
-from companion.vision.calibrate import calibrate
+from companion.vision import dice, pips
 from companion.vision.maps import PlaneMaps
 from companion.vision.plane import VIEW_BOTTOM, VIEW_LEFT, VIEW_RIGHT, VIEW_TOP
-from companion.vision.profile import Profile
 from companion.vision.reading import DieReading, Reading
+from tests.test_vision_dice import read_dice, seen
 
 SQUARE = 1.0
 NO_SIDE_SHOWS = [0.0, 0.0, 0.0, 0.0]
@@ -62,47 +59,25 @@ class TestTiltEvidence:
         assert dice.tilt_evidence(SQUARE, [(1, beyond_flat_side)], camera_sees_side_1) > 0
 
 
-SETUP: dict[str, Any] = {
-    "style": "tournament-red",
-    "checker_set": "white-black",
-    "lighting": "even",
-    "k1": 0.0,
-    "tilt": 15.0,
-    "size": (960, 540),
-}
-SEED = 104
-"""A development seed (the benchmark's evaluation seeds start at 900000)."""
-OPENING = Position.opening().to_absolute("white")
-
-
-@lru_cache(maxsize=1)
-def profile() -> Profile:
-    frame = render(random_scene(SEED, OPENING, **SETUP))
-    corners: Any = frame.truth["board_corners_px"]
-    return calibrate(frame.image, corners=corners)
-
-
-def read(*specs: DieSpec) -> tuple[Reading, list[dict[str, Any]]]:
-    frame = render(random_scene(SEED, OPENING, dice=specs, on_roll="white", **SETUP))
-    truth: Any = frame.truth["dice"]
-    return reader.read_frame(frame.image, profile(), "white"), list(truth)
-
-
 def nearest(reading: Reading, die: dict[str, Any]) -> DieReading:
+    """The die read nearest to where ``die`` lies: dice side by side lie closer together in the
+    frame than :func:`tests.test_vision_dice.seen` tells apart."""
     near = [d for d in reading.dice if math.dist(d.center_px, die["center_px"]) < 20]
     assert near, f"die {die['value']} at {die['center_px']} not read: {reading.dice}"
     return min(near, key=lambda d: math.dist(d.center_px, die["center_px"]))
 
 
 class TestRenderedRests:
+    """On the setup of :mod:`tests.test_vision_dice` (its calibration shared)."""
+
     @pytest.mark.parametrize("value", [3, 4, 5])
     def test_a_die_leaning_20_degrees_on_a_checker_is_not_let_stand(self, value: int) -> None:
         # its top still looks square: the side it raises over the checker gives it away
-        reading, truth = read(
+        reading, truth = read_dice(
             DieSpec(value, "cocked", "home", tilt=20.0, support="checker"), DieSpec(4)
         )
         assert truth[0]["leaning_on"] == "checker"
-        leaning = nearest(reading, truth[0])
+        leaning = seen(reading, truth[0])
         assert leaning.value == value and not leaning.flat
         assert reading.dice_valid is not True
 
@@ -111,7 +86,7 @@ class TestRenderedRests:
         self, first: int, second: int, gap: float
     ) -> None:
         x, y = g.BAR_RIGHT + 60.0, 220.0
-        reading, truth = read(
+        reading, truth = read_dice(
             DieSpec(first, pose=flat_pose(first, x, y, 0.3, 0.0)),
             DieSpec(second, pose=flat_pose(second, x + g.DIE_SIZE + gap, y, 0.3, 0.0)),
         )
@@ -123,8 +98,8 @@ class TestRenderedRests:
     def test_a_flat_one_touching_something_is_not_called_cocked(self, touching: Any) -> None:
         # a lone pip does not tell how the face is turned: its outline must, or the sides
         # are looked for in the wrong places
-        reading, truth = read(DieSpec(1, touching=touching), DieSpec(3))
-        assert nearest(reading, truth[0]).flat
+        reading, truth = read_dice(DieSpec(1, touching=touching), DieSpec(3))
+        assert seen(reading, truth[0]).flat
         assert reading.dice_valid is not False
 
 

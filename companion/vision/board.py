@@ -891,10 +891,16 @@ class _Guess(NamedTuple):
     """A look's best guess, and how well it proves itself a board (:func:`_contrasts`)."""
 
     score: float
-    model: int
     corners: FloatArray
     """In the frame's pixels, in the plane's order."""
     contrasts: FloatArray
+
+
+ADVICE = (
+    "Make sure the whole playing area is in view, unobstructed and evenly lit, or give its "
+    'corners with --corners "x,y x,y x,y x,y"'
+)
+"""What a player can do when no board is found: every refusal ends with it."""
 
 
 def find_board(image: Image) -> FoundBoard:
@@ -910,8 +916,7 @@ def find_board(image: Image) -> FoundBoard:
     if first is None:
         raise BoardNotFound(
             "no board found: no four straight edges in the frame could bound a playing area. "
-            "Make sure the whole playing area is in view, or give its corners with "
-            '--corners "x,y x,y x,y x,y"'
+            + ADVICE
         )
     guess = first if _proven(first, frame.texture) else _second_look(frame, ranked)
     if guess is not None:
@@ -926,8 +931,7 @@ def find_board(image: Image) -> FoundBoard:
         "no board found: nothing in the frame lines up like two rows of points split by a "
         f"bar (the best guess fits {contrast:.1f} times better than the same guess half a "
         f"point along, {MIN_CONTRAST:.1f} needed; {worst:.1f} times in its worst quarter, "
-        f"{MIN_QUARTER_CONTRAST:.1f} needed). Make sure the whole playing area is in view, "
-        'unobstructed and evenly lit, or give its corners with --corners "x,y x,y x,y x,y"'
+        f"{MIN_QUARTER_CONTRAST:.1f} needed). {ADVICE}"
     )
 
 
@@ -944,21 +948,17 @@ def _second_look(frame: _Frame, ranked: FloatArray) -> _Guess | None:
     proven = [guess for guess in guesses if guess is not None and _proven(guess, frame.texture)]
     if not proven:
         return None
-    advice = (
-        "Make sure the whole playing area is in view, unobstructed and evenly lit, or give its "
-        'corners with --corners "x,y x,y x,y x,y"'
-    )
     if len(proven) < len(guesses):
         raise BoardNotFound(
             "no board found: the rows' own edges do not show, and the board lines up only when "
-            f"looked for one way, not every way, so it may be in the wrong place. {advice}"
+            f"looked for one way, not every way, so it may be in the wrong place. {ADVICE}"
         )
     corners = np.array([order_clockwise(guess.corners) for guess in proven])
     apart = float(np.linalg.norm(corners - corners[0], axis=2).max())
     if apart > SAME_BOARD * max(frame.image.shape[:2]):
         raise BoardNotFound(
             "no board found: the rows' own edges do not show, and the board lines up in two "
-            f"places {apart:.0f} pixels apart. {advice}"
+            f"places {apart:.0f} pixels apart. {ADVICE}"
         )
     return max(proven, key=lambda guess: guess.score)
 
@@ -1070,7 +1070,7 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
             final = (value, model, polished)
     assert final is not None
     score, model, polished = final
-    return _Guess(score, model, polished, _contrasts(gradient, polished * factor, model))
+    return _Guess(score, polished, _contrasts(gradient, polished * factor, model))
 
 
 def _neighbours(quad: FloatArray, model: int) -> FloatArray:

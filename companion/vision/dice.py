@@ -129,17 +129,18 @@ leaning 15-35 degrees about cos(tilt), often less.)"""
 SQUASH_MM = 80.0
 """Millimetres of side-face evidence one unit of squashing counts as: a face squashed to
 0.87 or below (a die leaning 30 degrees or more) makes the die surely cocked by itself."""
-SIDE_SHOWN = 0.77
-"""Side pips lie at most this share of a side's visible width beyond the top edge (a side's
-farthest pips lie 0.77 of the way across it)."""
+FARTHEST_PIP_SHARE = 0.77
+"""A side face's farthest pips lie this share of its width from the top's edge (its middle
+pips half way, the farthest a pip step, 0.27 of the edge, beyond): side pips lie at most this
+share of a side's visible width beyond the top edge."""
 SIDE_PIP_LIKENESS = 0.5
 """A spot beside the face counts as a side pip when at least this share of the strongest."""
-FARTHEST_SIDE_PIP = (0.5 + 0.27) * g.DIE_SIZE * math.sin(math.radians(45.0)) + SIDE_TOLERANCE
+FARTHEST_SIDE_PIP = FARTHEST_PIP_SHARE * g.DIE_SIZE * math.sin(math.radians(45.0)) + SIDE_TOLERANCE
 """How far (mm) beyond what a flat die's side shows a side pip can lie at all. The face read
 is the one most nearly up, so it is tilted 45 degrees at most: a side then shows at most
-``DIE_SIZE * sin 45`` wider, and its farthest pips lie 0.77 of the way out. A spot farther
-out belongs to something else (a neighbouring checker's rim, the board's pattern) and says
-nothing about how this die rests."""
+``DIE_SIZE * sin 45`` wider, and its farthest pips lie :data:`FARTHEST_PIP_SHARE` of the way
+out. A spot farther out belongs to something else (a neighbouring checker's rim, the board's
+pattern) and says nothing about how this die rests."""
 UNSURE_REST = 0.3
 """Confidence of a die whose rest (flat or cocked) the frame cannot settle."""
 SIDE_MARGIN = 1.5
@@ -155,8 +156,6 @@ ON_CHECKER_UNCLEAR = (0.35, 0.85)
 SUPPORT_SHARE = 0.3
 """Share of the band beyond a side that must show a checker for the die to lean that way (a
 checker's rim crosses part of it)."""
-FARTHEST_PIP_SHARE = 0.77
-"""A side face's farthest pips lie this share of its width from the top's edge."""
 EDGE_CONTRAST = 10.0
 """Least L*a*b* change along a line out of a face for its edge to show."""
 OFF_CENTRE = 1.2
@@ -389,20 +388,17 @@ def _leans_toward(
     others: list[FoundDie],
 ) -> bool:
     """Whether something a die could lean on lies just beyond ``side`` of its top face, past
-        the ``shown`` mm of side face seen there: a wall of the frame or the bar, a checker (what
-        the plane view shows there differs from the empty board in a checker's colours; a die's
-        shadow does not), or one of the ``others`` dice. ``to_view`` takes points at the height of
+    the ``shown`` mm of side face seen there: a wall of the frame or the bar, a checker (what
+    the plane view shows there differs from the empty board in a checker's colours; a die's
+    shadow does not), or one of the ``others`` dice. ``to_view`` takes points at the height of
     the die's top to the plane view's.
 
-        A cocked die's raised side rests on its support and faces up: the side face the camera
-        sees beyond the top is the one over the support. Pip-like spots beyond a side with nothing
-        there to hold the die up belong to something else (a flat die's bottom corners, a
-        point's edge).
+    A cocked die's raised side rests on its support and faces up: the side face the camera
+    sees beyond the top is the one over the support. Pip-like spots beyond a side with nothing
+    there to hold the die up belong to something else (a flat die's bottom corners, a point's
+    edge).
     """
-    c, s = math.cos(angle), math.sin(angle)
-    normal, along = _SIDE_AXES[side]
-    nx, ny = normal[0] * c - normal[1] * s, normal[0] * s + normal[1] * c
-    ax, ay = along[0] * c - along[1] * s, along[0] * s + along[1] * c
+    (nx, ny), (ax, ay) = _turned_sides(angle)[side]
     out = g.DIE_SIZE / 2 + shown + _SUPPORT_OUT
     xs = face_mm[0] + out[:, None] * nx + _SUPPORT_ALONG[None, :] * ax
     ys = face_mm[1] + out[:, None] * ny + _SUPPORT_ALONG[None, :] * ay
@@ -426,8 +422,7 @@ def _leans_toward(
     ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     if not ok.any():
         return True  # off the view: nothing is known there
-    seen = maps.foreground[rows[ok], cols[ok]] * np.abs(maps.whiteness[rows[ok], cols[ok]])
-    return bool(np.mean(seen > CHECKER_LIKE) >= SUPPORT_SHARE)
+    return bool(np.mean(_checker_at(maps, view[ok])) >= SUPPORT_SHARE)
 
 
 def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:
@@ -438,11 +433,8 @@ def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, flo
     the colour of what lies round it)."""
     lab = cv2.cvtColor(patch, cv2.COLOR_BGR2LAB).astype(np.float32)
     middle = PATCH_MM * PATCH_PX_PER_MM / 2
-    c, s = math.cos(face.angle), math.sin(face.angle)
     reach = []
-    for normal, along in _SIDE_AXES:
-        nx, ny = normal[0] * c - normal[1] * s, normal[0] * s + normal[1] * c
-        ax, ay = along[0] * c - along[1] * s, along[0] * s + along[1] * c
+    for (nx, ny), (ax, ay) in _turned_sides(face.angle):
         xs = middle + PATCH_PX_PER_MM * (_EDGE_OUT[None, :] * nx + _EDGE_ALONG[:, None] * ax)
         ys = middle + PATCH_PX_PER_MM * (_EDGE_OUT[None, :] * ny + _EDGE_ALONG[:, None] * ay)
         lines = cv2.remap(
@@ -492,12 +484,11 @@ def _predicted_sides(
     toward the point below the camera by ``DIE_SIZE / camera height`` of its distance from it;
     only the sides facing the camera show. Order as in :func:`_side_spots`.
     """
-    c, s = math.cos(face.angle), math.sin(face.angle)
     nadir = camera.position[:2]
     toward = np.array([nadir[0] - centre[0], nadir[1] - centre[1]])
     height = max(camera.height - surface, 100.0)
     widths = []
-    for normal in ((c, s), (-c, -s), (-s, c), (s, -c)):
+    for normal, _along in _turned_sides(face.angle):
         widths.append(max(0.0, g.DIE_SIZE * float(np.dot(normal, toward)) / height))
     return widths
 
@@ -517,7 +508,7 @@ def tilt_evidence(
     return max(
         [(SQUARE_FACE - aspect) * SQUASH_MM]
         + [
-            beyond - (predicted[side] * SIDE_SHOWN + SIDE_TOLERANCE)
+            beyond - (predicted[side] * FARTHEST_PIP_SHARE + SIDE_TOLERANCE)
             for side, beyond in side_spots
             if beyond <= predicted[side] + FARTHEST_SIDE_PIP
         ]
@@ -555,10 +546,28 @@ _JUNCTION_RING = _ring(JUNCTION_REACH, 8).T
 """Eight points round a spot, each opposite the one four on (see :func:`_between_checkers`)."""
 
 
+def _turned_sides(angle: float) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """Each side's outward normal and its edge's direction (:data:`_SIDE_AXES`) on the plane,
+    for a face turned by ``angle`` (radians)."""
+    c, s = math.cos(angle), math.sin(angle)
+    return [
+        ((nx * c - ny * s, nx * s + ny * c), (ax * c - ay * s, ax * s + ay * c))
+        for (nx, ny), (ax, ay) in _SIDE_AXES
+    ]
+
+
 def _in_view(maps: PlaneMaps | None, xy: tuple[float, float]) -> tuple[float, float]:
     """Where a point of the board's own plane (the camera's, the one the dice are found on)
-    lies on the plane view and the canonical board (:meth:`PlaneMaps.in_view`)."""
-    return xy if maps is None else maps.in_view(xy)
+    lies on the plane view and the canonical board (:meth:`BoardLayout.to_canonical`)."""
+    return xy if maps is None else maps.layout.to_canonical(xy)
+
+
+def _seen_in_view(
+    heights: CameraHeights, maps: PlaneMaps | None, xy: tuple[float, float], height: float
+) -> tuple[float, float]:
+    """Where the plane view (at its own height) shows the point ``xy``, ``height`` mm up, on
+    the canonical board: the ray through it, as the maps were drawn."""
+    return _in_view(maps, heights.seen_at(xy, height, VIEW_HEIGHT))
 
 
 def _on_checker(maps: PlaneMaps, centre: tuple[float, float]) -> float:
@@ -621,7 +630,7 @@ def _stands_out(
     for a, b in face.cells:
         dx, dy = face.offset(a, b)
         pip = (face_mm[0] + dx / PATCH_PX_PER_MM, face_mm[1] + dy / PATCH_PX_PER_MM)
-        x, y = maps.in_view(heights.seen_at(pip, top, VIEW_HEIGHT))
+        x, y = _seen_in_view(heights, maps, pip, top)
         col, row = view_pixel(x, y, maps.scale)
         if not (1 <= col < w - 1 and 1 <= row < h - 1):
             return True  # off the view: nothing was learned there to compare with
@@ -630,7 +639,7 @@ def _stands_out(
         return True
     # pips near an edge of the board's pattern (a point's side) fall within what the board
     # showed there: the die's body, or its outline, must then show
-    x, y = maps.in_view(heights.seen_at(face_mm, top, VIEW_HEIGHT))
+    x, y = _seen_in_view(heights, maps, face_mm, top)
     half = g.DIE_SIZE * 0.35
     x0, x1 = view_column(x - half, maps.scale), view_column(x + half, maps.scale)
     y0, y1 = view_row(y - half, maps.scale), view_row(y + half, maps.scale)
@@ -728,7 +737,7 @@ def find_dice(
         index = int(open_spots[0])
         explained[index] = True
         centre = (float(spots[index, 0]), float(spots[index, 1]))
-        seen = _in_view(maps, heights.seen_at(centre, g.DIE_SIZE, VIEW_HEIGHT))
+        seen = _seen_in_view(heights, maps, centre, g.DIE_SIZE)
         if maps is not None and (
             not _differs_from_board(maps, seen) or _between_checkers(maps, seen)
         ):
@@ -744,7 +753,7 @@ def find_dice(
             continue
         face, face_mm, spots_px = result
         # resting on a checker? judged round the face found; the face then lies higher
-        view_centre = _in_view(maps, heights.seen_at(face_mm, g.DIE_SIZE, VIEW_HEIGHT))
+        view_centre = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE)
         share = _on_checker(maps, view_centre) if maps is not None else 0.0
         on_checker = share >= ON_CHECKER_SHARE
         # between plainly on a checker and plainly beside one, where it rests is a guess
@@ -778,14 +787,11 @@ def find_dice(
         view_mm = _in_view(maps, heights.to_plane(centre_px, VIEW_HEIGHT))
         die = FoundDie(unsure, face_mm, top, view_mm, face.confidence, foot)
         found.append(die)
-        edges = None
-        if face.value in (2, 3):
-            edges = _outline_reach(_patch(image, heights.to_plane_matrix(top), face_mm), face)
-        faces[id(die)] = _Seen(face, spots_px, surface, rest_unclear, edges)
+        faces[id(die)] = _Seen(face, spots_px, surface, rest_unclear)
     # how each die rests is judged once all are found: a die may lean on the other, and the
     # other's pips are no side of this one
     return [
-        replace(die, reading=_judge_rest(die, faces[id(die)], found, heights, maps))
+        replace(die, reading=_judge_rest(image, die, faces[id(die)], found, heights, maps))
         for die in found
     ]
 
@@ -800,19 +806,18 @@ class _Seen:
     surface: float
     rest_unclear: bool
     """Whether it is a guess that the die lies on the board rather than on a checker."""
-    edges: tuple[float, float, float, float] | None = None
-    """For a two or a three, how far (mm) its top's colour reaches from the face's centre
-    toward each side (:func:`_outline_reach`); None when an outline does not show."""
 
 
 def _judge_rest(
+    image: Image,
     die: FoundDie,
     seen: _Seen,
     found: list[FoundDie],
     heights: CameraHeights,
     maps: PlaneMaps | None,
 ) -> DieReading:
-    """The die's reading with its rest judged: flat or cocked, and how surely."""
+    """The die's reading with its rest judged: flat or cocked, and how surely (``image`` is
+    the frame it was found in, looked at again for a two's or three's outline)."""
     face, surface, face_mm, top = seen.face, seen.surface, die.centre_mm, die.top_height
     others = [other for other in found if other is not die]
     spots = seen.spots_px
@@ -825,9 +830,15 @@ def _judge_rest(
         spots = spots[mine]
     predicted = _predicted_sides(heights.camera, face_mm, face, surface)
     beside = _side_spots(spots, face, PATCH_PX_PER_MM)
-    # points at the height of the die's top to the plane view's
-    to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(heights.to_plane_matrix(top))
-    if maps is not None and beside:
+    edges = None
+    if maps is not None and face.value in (2, 3):
+        # how far its top's colour reaches toward each side: pips off its middle
+        edges = _outline_reach(_patch(image, heights.to_plane_matrix(top), face_mm), face)
+    off_centre = -math.inf
+    if maps is not None and (beside or edges is not None):
+        # points at the height of the die's top to the plane view's
+        top_plane = heights.to_plane_matrix(top)
+        to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane)
         # a cocked die shows its raised side over what it leans on: a side's pips count
         # only where something lies beyond them
         beside = [
@@ -836,10 +847,9 @@ def _judge_rest(
             if _leans_toward(maps, to_view, face_mm, face.angle, side,
                              max(predicted[side], beyond / FARTHEST_PIP_SHARE), others)
         ]  # fmt: skip
-    excess = tilt_evidence(face.aspect, beside, predicted)
-    if seen.edges is not None and maps is not None:
-        excess = max(excess, _off_centre(seen.edges, maps, to_view, face_mm, face.angle,
-                                         predicted, others))  # fmt: skip
+        if edges is not None:
+            off_centre = _off_centre(edges, maps, to_view, face_mm, face.angle, predicted, others)
+    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre)
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
@@ -854,7 +864,7 @@ def _judge_rest(
         # a die can only be cocked against something: a free-standing die lies flat; one
         # touching a checker, a wall or the other die must show it (a square face of four
         # or more pips, no side beyond what a flat die shows) or its rest is unsure
-        footprint = _in_view(maps, heights.seen_at(face_mm, g.DIE_SIZE / 2, VIEW_HEIGHT))
+        footprint = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE / 2)
         if not _touches_something(maps, footprint, others):
             sureness = 1.0
         else:

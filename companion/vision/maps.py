@@ -57,10 +57,6 @@ class PlaneMaps:
     """Where this board's halves lie on the plane of its corners, which the camera's geometry
     (and so the dice finder) works on: the view shows them where the canonical board has them."""
 
-    def in_view(self, xy: tuple[float, float]) -> tuple[float, float]:
-        """Where a point of the board's own plane (the camera's) lies on the plane view."""
-        return self.layout.to_canonical(xy)
-
 
 def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
     lab: FloatImage = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)

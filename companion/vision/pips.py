@@ -581,7 +581,7 @@ _PATTERN_ROWS = np.arange(len(PATTERNS))[:, None]
 """Each pattern's index, as a column."""
 _LIT_RINGS = _CELL_RINGS[_LIT_CELL]
 """Where each lit cell's ring of samples starts among a face's samples."""
-_LIT_SHARES = _LIT / _LIT.sum(axis=1, keepdims=True)
+_LIT_SHARES = _LIT / _LIT_COUNTS
 """Per pattern, each cell's share of its pips' mean colour (0 for its empty cells)."""
 _FACE_U, _FACE_V = (np.ascontiguousarray(axis) for axis in np.concatenate([_BARE_UV, _CELL_UV]).T)
 """Every point of a face sampled, in cells along its two axes: the bare face's, then each
@@ -687,18 +687,15 @@ def _left_over(
 
 
 def _squared(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """Squared length of each colour (the last axis, three channels), summed as ``sum``
-    would but without its overhead on so short an axis."""
-    first, second, third = colours[..., 0], colours[..., 1], colours[..., 2]
-    squared: npt.NDArray[np.float64] = first * first + second * second + third * third
-    return squared
+    """Squared length of each colour (the last axis, three channels): see :func:`_dot`."""
+    return _dot(colours, colours)
 
 
 def _dot(
     first: npt.NDArray[np.float64], second: npt.NDArray[np.float64]
 ) -> npt.NDArray[np.float64]:
-    """Dot product of each pair of colours (the last axis, three channels), as
-    :func:`_squared` takes lengths."""
+    """Dot product of each pair of colours (the last axis, three channels), summed as ``sum``
+    would but without its overhead on so short an axis."""
     product: npt.NDArray[np.float64] = (
         first[..., 0] * second[..., 0]
         + first[..., 1] * second[..., 1]
