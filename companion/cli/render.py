@@ -26,6 +26,7 @@ from companion.sim.cube import CubeSpec, InvalidCube
 from companion.sim.demo import render_demo_game
 from companion.sim.scene import Checkers
 from companion.sim.sequences import DEFAULT_TURNS, render_game
+from companion.sim.shape import BAR_WIDTHS, POINT_WIDTHS, BoardShape
 from companion.sim.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
@@ -41,7 +42,9 @@ EXAMPLE = """examples:
   companion render 4HPwATDgc/ABMA --dice 5 2 --cocked 1 --tilt 25 --style wood -o frames/
   companion render opening --dice 4 4 --hand near --count 20 --format jpg -o set/
   companion render --game --seed 7 --turns 6 -o game/
-  companion render --demo --vary -o demo/"""
+  companion render --demo --vary -o demo/
+  companion render opening --dice 3 1 --bar-width 32 --point-width 41.5 -o narrow-bar/
+  companion render opening --vary-shape --count 20 -o shapes/"""
 
 
 class OutputFailed(CompanionError, OSError):
@@ -163,6 +166,37 @@ def register(subparsers: Any) -> None:
         choices=WHITE_HOMES,
         help="image quadrant of white's home board (bottom-left and top-right are mirrored)",
     )
+    parser.add_argument(
+        "--bar-width",
+        type=float,
+        metavar="MM",
+        help=f"the bar's width, {BAR_WIDTHS[0]:g}-{BAR_WIDTHS[1]:g} mm (default 50, the "
+        "standard board's; tournament boards have 30-37)",
+    )
+    parser.add_argument(
+        "--point-width",
+        type=float,
+        metavar="MM",
+        help=f"every point's width, {POINT_WIDTHS[0]:g}-{POINT_WIDTHS[1]:g} mm (default 40; "
+        "tournament boards have 41-42)",
+    )
+    parser.add_argument(
+        "--outer-point-width",
+        type=float,
+        metavar="MM",
+        help="the outer half's points' width (points 7-18), when the halves differ",
+    )
+    parser.add_argument(
+        "--home-point-width",
+        type=float,
+        metavar="MM",
+        help="the home half's points' width (points 1-6 and 19-24), when the halves differ",
+    )
+    parser.add_argument(
+        "--vary-shape",
+        action="store_true",
+        help="a board of other proportions for each seed (bar 28-50 mm, points 38-43 mm a half)",
+    )
     parser.add_argument("--hand", choices=("over", "near"), help="a hand over or beside the board")
     parser.add_argument(
         "--no-clutter",
@@ -232,8 +266,35 @@ def _write(path: Path, name: str, frame: Frame, image_format: str) -> None:
         raise OutputFailed(f"cannot write {path / name}.json: {error.strerror}") from None
 
 
+def _shape(args: argparse.Namespace) -> BoardShape | None:
+    """The board's proportions the options ask for, or None for the standard board (or one
+    drawn from the seed with --vary-shape)."""
+    widths = (args.bar_width, args.point_width, args.outer_point_width, args.home_point_width)
+    if all(width is None for width in widths):
+        return None
+    if args.vary_shape:
+        raise InvalidScene(
+            "--vary-shape draws the board's proportions from the seed: leave out --bar-width "
+            "and the point widths, or --vary-shape"
+        )
+    if args.point_width is not None and (
+        args.outer_point_width is not None or args.home_point_width is not None
+    ):
+        raise InvalidScene(
+            "--point-width sets both halves' points: leave it out to give "
+            "--outer-point-width and --home-point-width apart"
+        )
+    standard = BoardShape()
+    both = standard.outer_point_width if args.point_width is None else args.point_width
+    outer = both if args.outer_point_width is None else args.outer_point_width
+    home = both if args.home_point_width is None else args.home_point_width
+    bar = standard.bar_width if args.bar_width is None else args.bar_width
+    return BoardShape(bar, outer, home)
+
+
 def _look(args: argparse.Namespace) -> dict[str, object]:
     return {
+        "shape": _shape(args),
         "style": args.style,
         "checker_set": args.checkers,
         "lighting": args.lighting,
@@ -279,6 +340,7 @@ def run(args: argparse.Namespace) -> int:
             dice=specs,
             on_roll=on_roll.value if on_roll else None,
             size=args.size,
+            varied_shape=args.vary_shape,
             **_look(args),
         )
         frame = render(scene)
@@ -297,6 +359,8 @@ def _run_game(args: argparse.Namespace) -> int:
         raise InvalidScene(f"--turns must be 0 or more, not {args.turns}")
     path = _prepare_output(args.output)
     look = {k: v for k, v in _look(args).items() if k != "hand" and v is not None}
+    if args.vary_shape:
+        look["varied_shape"] = True
     events: list[dict[str, object]] = []
     count = 0
     chosen: dict[str, Any] = look

@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.sim.styles import BGR, BoardStyle, Surface
 
 FRAME_HEIGHT = 8.0
@@ -40,9 +41,22 @@ TEXTURE_PX_PER_MM = 2.5
 OBJECT_LEFT = -g.FRAME_WIDTH
 OBJECT_TOP = -g.FRAME_WIDTH
 OBJECT_RIGHT = g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH + g.FRAME_WIDTH
+"""The canonical board's right edge; a shaped board's is :func:`object_right`."""
 OBJECT_BOTTOM = g.PLAY_HEIGHT + g.FRAME_WIDTH
 CENTRE_X = (OBJECT_LEFT + OBJECT_RIGHT) / 2
+"""The canonical board's middle; a shaped board's is :func:`centre_x`."""
 CENTRE_Y = (OBJECT_TOP + OBJECT_BOTTOM) / 2
+
+
+def object_right(shape: BoardShape = CANONICAL_SHAPE) -> float:
+    """The right edge of the case of a board of ``shape``: past its trays and their frame."""
+    return shape.width + g.TRAY_GAP + g.TRAY_WIDTH + g.FRAME_WIDTH
+
+
+def centre_x(shape: BoardShape = CANONICAL_SHAPE) -> float:
+    """The middle of the case of a board of ``shape``, which the camera looks at."""
+    return (OBJECT_LEFT + object_right(shape)) / 2
+
 
 WhiteHome = Literal["bottom-right", "bottom-left", "top-right", "top-left"]
 WHITE_HOMES: tuple[WhiteHome, ...] = ("bottom-right", "bottom-left", "top-right", "top-left")
@@ -60,6 +74,8 @@ class Orientation:
     """
 
     white_home: WhiteHome = "bottom-right"
+    shape: BoardShape = CANONICAL_SHAPE
+    """The board's proportions: a flip turns the case about its own middle."""
 
     @property
     def flip_x(self) -> bool:
@@ -76,14 +92,14 @@ class Orientation:
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         return (
-            2 * CENTRE_X - x if self.flip_x else x,
+            2 * centre_x(self.shape) - x if self.flip_x else x,
             2 * CENTRE_Y - y if self.flip_y else y,
         )
 
     def to_world_array(self, xy: FloatArray) -> FloatArray:
         out = xy.astype(np.float64, copy=True)
         if self.flip_x:
-            out[..., 0] = 2 * CENTRE_X - out[..., 0]
+            out[..., 0] = 2 * centre_x(self.shape) - out[..., 0]
         if self.flip_y:
             out[..., 1] = 2 * CENTRE_Y - out[..., 1]
         return out
@@ -93,13 +109,13 @@ class Orientation:
         return self.to_world(x, y)
 
 
-def holes() -> list[g.Rect]:
+def holes(shape: BoardShape = CANONICAL_SHAPE) -> list[g.Rect]:
     """The sunken parts of the board (height 0): both halves of the playing area, both trays."""
     return [
-        (0.0, 0.0, g.BAR_LEFT, g.PLAY_HEIGHT),
-        (g.BAR_RIGHT, 0.0, g.PLAY_WIDTH, g.PLAY_HEIGHT),
-        g.tray_rect("black"),
-        g.tray_rect("white"),
+        (0.0, 0.0, shape.bar_left, g.PLAY_HEIGHT),
+        (shape.bar_right, 0.0, shape.width, g.PLAY_HEIGHT),
+        shape.tray_rect("black"),
+        shape.tray_rect("white"),
     ]
 
 
@@ -107,48 +123,50 @@ def _inside(rect: g.Rect, x: float, y: float) -> bool:
     return rect[0] <= x <= rect[2] and rect[1] <= y <= rect[3]
 
 
-def surface_height(x: float, y: float) -> float:
+def surface_height(x: float, y: float, shape: BoardShape = CANONICAL_SHAPE) -> float:
     """Height of whatever a small object resting at canonical ``(x, y)`` stands on."""
-    if not (OBJECT_LEFT <= x <= OBJECT_RIGHT and OBJECT_TOP <= y <= OBJECT_BOTTOM):
+    if not (OBJECT_LEFT <= x <= object_right(shape) and OBJECT_TOP <= y <= OBJECT_BOTTOM):
         return TABLE_HEIGHT
-    if any(_inside(rect, x, y) for rect in holes()):
+    if any(_inside(rect, x, y) for rect in holes(shape)):
         return 0.0
     return FRAME_HEIGHT
 
 
-def outline() -> FloatArray:
+def outline(shape: BoardShape = CANONICAL_SHAPE) -> FloatArray:
     """The board's outer outline on the canonical plane, clockwise from the top-left."""
+    right = object_right(shape)
     return np.array(
         [
             (OBJECT_LEFT, OBJECT_TOP),
-            (OBJECT_RIGHT, OBJECT_TOP),
-            (OBJECT_RIGHT, OBJECT_BOTTOM),
+            (right, OBJECT_TOP),
+            (right, OBJECT_BOTTOM),
             (OBJECT_LEFT, OBJECT_BOTTOM),
         ],
         dtype=np.float64,
     )
 
 
-def frame_strips() -> list[g.Rect]:
+def frame_strips(shape: BoardShape = CANONICAL_SHAPE) -> list[g.Rect]:
     """The raised frame and bar as rectangles that together cover outline minus holes."""
-    tray = g.tray_rect("black")
+    tray = shape.tray_rect("black")
+    right = object_right(shape)
     return [
-        (OBJECT_LEFT, OBJECT_TOP, OBJECT_RIGHT, 0.0),
-        (OBJECT_LEFT, g.PLAY_HEIGHT, OBJECT_RIGHT, OBJECT_BOTTOM),
+        (OBJECT_LEFT, OBJECT_TOP, right, 0.0),
+        (OBJECT_LEFT, g.PLAY_HEIGHT, right, OBJECT_BOTTOM),
         (OBJECT_LEFT, 0.0, 0.0, g.PLAY_HEIGHT),
-        (g.BAR_LEFT, 0.0, g.BAR_RIGHT, g.PLAY_HEIGHT),
-        (g.PLAY_WIDTH, 0.0, tray[0], g.PLAY_HEIGHT),
-        (tray[0], tray[3], tray[2], g.tray_rect("white")[1]),
-        (tray[2], 0.0, OBJECT_RIGHT, g.PLAY_HEIGHT),
+        (shape.bar_left, 0.0, shape.bar_right, g.PLAY_HEIGHT),
+        (shape.width, 0.0, tray[0], g.PLAY_HEIGHT),
+        (tray[0], tray[3], tray[2], shape.tray_rect("white")[1]),
+        (tray[2], 0.0, right, g.PLAY_HEIGHT),
     ]
 
 
-def walls() -> Iterator[tuple[FloatArray, tuple[float, float]]]:
+def walls(shape: BoardShape = CANONICAL_SHAPE) -> Iterator[tuple[FloatArray, tuple[float, float]]]:
     """The inner walls around every hole: quads (canonical x, y, height) and their normals.
 
     The normal is the horizontal direction the wall faces, into the hole.
     """
-    for x0, y0, x1, y1 in holes():
+    for x0, y0, x1, y1 in holes(shape):
         edges = [
             ((x0, y0), (x1, y0), (0.0, 1.0)),
             ((x1, y0), (x1, y1), (-1.0, 0.0)),
@@ -176,10 +194,10 @@ def texture_to_canonical() -> FloatArray:
     return np.array([[s, 0.0, OBJECT_LEFT], [0.0, s, OBJECT_TOP], [0.0, 0.0, 1.0]])
 
 
-def texture_size() -> tuple[int, int]:
+def texture_size(shape: BoardShape = CANONICAL_SHAPE) -> tuple[int, int]:
     """(width, height) of the board texture in pixels."""
     return (
-        round((OBJECT_RIGHT - OBJECT_LEFT) * TEXTURE_PX_PER_MM),
+        round((object_right(shape) - OBJECT_LEFT) * TEXTURE_PX_PER_MM),
         round((OBJECT_BOTTOM - OBJECT_TOP) * TEXTURE_PX_PER_MM),
     )
 
@@ -260,14 +278,18 @@ def _poly_mask(
 
 
 @lru_cache(maxsize=24)
-def board_texture(style: BoardStyle, white_home: WhiteHome = "bottom-right") -> Image:
+def board_texture(
+    style: BoardStyle,
+    white_home: WhiteHome = "bottom-right",
+    shape: BoardShape = CANONICAL_SHAPE,
+) -> Image:
     """The flat painted board (field, points, frame top, trays) seen from straight above.
 
     Cached: every frame of a style warps the same texture. Texture pixels map to the *world*
     plane (after the orientation flip), see :func:`texture_to_canonical` and :class:`Orientation`.
     """
-    texture = _painted(style)
-    orientation = Orientation(white_home)
+    texture = _painted(style) if shape.is_canonical else _painted_shaped(style, shape)
+    orientation = Orientation(white_home, shape)
     if orientation.flip_x:
         texture = texture[:, ::-1]
     if orientation.flip_y:
@@ -275,16 +297,25 @@ def board_texture(style: BoardStyle, white_home: WhiteHome = "bottom-right") -> 
     return np.ascontiguousarray(texture)
 
 
+@lru_cache(maxsize=16)
+def _painted_shaped(style: BoardStyle, shape: BoardShape) -> Image:
+    """A board of other proportions, cached apart: a set where every frame has its own
+    proportions never pushes the standard paintings (half a second each) out of theirs."""
+    return _reshaped(_painted(style), shape)
+
+
 @lru_cache(maxsize=12)
 def _painted(style: BoardStyle) -> Image:
-    w, h = texture_size()
+    """The standard board painted in ``style``."""
+    shape = CANONICAL_SHAPE
+    w, h = texture_size(shape)
     rng = np.random.default_rng(zlib.crc32(style.name.encode()))
     canvas = np.zeros((h, w, 3), dtype=np.float32)
     # frame everywhere, then the field in the holes, then points
     frame_grain = _grain(rng, (h, w), style.frame_surface)
     _paint(canvas, np.full((h, w), 255, np.uint8), style.frame, frame_grain)
     field_grain = _grain(rng, (h, w), style.field_surface)
-    hole_polys = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in holes()]
+    hole_polys = [[(x0, y0), (x1, y0), (x1, y1), (x0, y1)] for x0, y0, x1, y1 in holes(shape)]
     holes_mask = _poly_mask((h, w), hole_polys)
     _paint(canvas, holes_mask, style.field, field_grain)
     point_grain = _grain(rng, (h, w), style.point_surface)
@@ -294,7 +325,7 @@ def _painted(style: BoardStyle) -> Image:
         for number in range(1, 25):
             if number % 2 != parity:
                 continue
-            triangle = list(g.point_shape(number).triangle())
+            triangle = list(shape.point(number).triangle())
             xs, ys = zip(*(_px(x, y) for x, y in triangle), strict=True)
             left, right = max(int(min(xs)) - 2, 0), min(int(max(xs)) + 3, w)
             top, bottom = max(int(min(ys)) - 2, 0), min(int(max(ys)) + 3, h)
@@ -303,7 +334,7 @@ def _painted(style: BoardStyle) -> Image:
             _paint(canvas[box], mask, colour, point_grain[box] * np.float32(tones[number - 1]))
     # a thin inlay line around the field and the hinge along the bar, as on real cases
     inlay = np.zeros((h, w), np.uint8)
-    for x0, y0, x1, y1 in holes()[:2]:
+    for x0, y0, x1, y1 in holes(shape)[:2]:
         a, b = _px(x0 - 3, y0 - 3), _px(x1 + 3, y1 + 3)
         cv2.rectangle(
             inlay,
@@ -316,7 +347,7 @@ def _painted(style: BoardStyle) -> Image:
         )
     inlay_colour = tuple(int(min(255, c * 1.5 + 25)) for c in style.frame)
     _paint(canvas, inlay, inlay_colour, np.ones((h, w), np.float32))  # type: ignore[arg-type]
-    hinge_x = (g.BAR_LEFT + g.BAR_RIGHT) / 2
+    hinge_x = (shape.bar_left + shape.bar_right) / 2
     hinge = np.zeros((h, w), np.uint8)
     a, b = _px(hinge_x, OBJECT_TOP), _px(hinge_x, OBJECT_BOTTOM)
     cv2.line(hinge, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, 2, cv2.LINE_AA)
@@ -331,6 +362,33 @@ def _painted(style: BoardStyle) -> Image:
     _paint(canvas, metal, (175, 180, 185), _grain(rng, (h, w), "plain"))
     canvas *= _relief_light(holes_mask)[..., None]
     return np.clip(canvas, 0, 255).astype(np.uint8)
+
+
+def _reshaped(texture: Image, shape: BoardShape) -> Image:
+    """The standard board's painted texture with its halves and bar moved to ``shape``'s.
+
+    Each stretch between the halves' ends (the frame, the outer half, the bar, the home
+    half, the frame and trays beyond) is stretched on its own, so every point's triangle
+    becomes exactly the triangle of its width on this board (a triangle stretched sideways
+    is still a triangle, its base and tip where the shape puts them) and the grain and tones
+    stay the style's. Painting a board anew costs half a second; this costs a few
+    milliseconds, so a set where every frame has its own proportions renders nearly as fast
+    as one of standard boards.
+    """
+    width, height = texture_size(shape)
+    right = object_right(shape)
+    shaped = [OBJECT_LEFT - 1.0, 0.0, shape.bar_left, shape.bar_right, shape.width, right + 1.0]
+    standard = [OBJECT_LEFT - 1.0, 0.0, g.BAR_LEFT, g.BAR_RIGHT, g.PLAY_WIDTH, OBJECT_RIGHT + 1.0]
+    columns = np.arange(width, dtype=np.float64) / TEXTURE_PX_PER_MM + OBJECT_LEFT
+    source = (np.interp(columns, shaped, standard) - OBJECT_LEFT) * TEXTURE_PX_PER_MM
+    map_x = np.ascontiguousarray(np.broadcast_to(source.astype(np.float32), (height, width)))
+    map_y = np.ascontiguousarray(
+        np.broadcast_to(np.arange(height, dtype=np.float32)[:, None], (height, width))
+    )
+    return np.asarray(
+        cv2.remap(texture, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
+        dtype=np.uint8,
+    )
 
 
 def _relief_light(holes_mask: npt.NDArray[np.uint8]) -> npt.NDArray[np.float32]:

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from companion.errors import CompanionError
 from companion.sim import board
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -194,13 +195,13 @@ def _fast_distortion_maps(
     return np.asarray(fixed, np.int16), np.asarray(fraction, np.uint16)
 
 
-def _pose(spec: CameraSpec) -> tuple[FloatArray, FloatArray]:
+def _pose(spec: CameraSpec, shape: BoardShape) -> tuple[FloatArray, FloatArray]:
     """Rotation (world to camera) and centre for a camera orbiting the board's centre."""
     tilt = math.radians(spec.tilt)
     turn = math.radians(spec.rotation)
     right = np.array([math.cos(turn), math.sin(turn), 0.0])
     back = np.array([-math.sin(turn), math.cos(turn), 0.0])
-    target = np.array([board.CENTRE_X, board.CENTRE_Y, 0.0])
+    target = np.array([board.centre_x(shape), board.CENTRE_Y, 0.0])
     centre = target + spec.height * math.tan(tilt) * back + np.array([0.0, 0.0, -spec.height])
     forward = target - centre
     forward /= np.linalg.norm(forward)
@@ -210,16 +211,17 @@ def _pose(spec: CameraSpec) -> tuple[FloatArray, FloatArray]:
     return np.stack([right, down, forward]), centre
 
 
-def make_camera(spec: CameraSpec) -> Camera:
-    """Poses the camera and, when ``spec.focal`` is None, picks the focal length that fits."""
-    rotation, centre = _pose(spec)
+def make_camera(spec: CameraSpec, shape: BoardShape = CANONICAL_SHAPE) -> Camera:
+    """Poses the camera over a board of ``shape`` and, when ``spec.focal`` is None, picks the
+    focal length that fits it."""
+    rotation, centre = _pose(spec, shape)
     width, height = spec.size
     focal = spec.focal
     if focal is None:
         corners = np.array(
             [
                 (x, y, h)
-                for x in (board.OBJECT_LEFT, board.OBJECT_RIGHT)
+                for x in (board.OBJECT_LEFT, board.object_right(shape))
                 for y in (board.OBJECT_TOP, board.OBJECT_BOTTOM)
                 for h in (board.FRAME_HEIGHT, board.TABLE_HEIGHT)
             ]

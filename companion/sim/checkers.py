@@ -21,6 +21,7 @@ from companion import geometry as g
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, pixel_box, shade
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.sim.styles import BGR, CheckerSet
 
 THICKNESS = 7.0
@@ -69,8 +70,10 @@ def place_checkers(
     jitter_seed: int | None = None,
     radius: float = RADIUS,
     unevenness: float = 0.0,
+    shape: BoardShape = CANONICAL_SHAPE,
 ) -> list[CheckerPlacement]:
-    """Every checker of a board (24 signed counts in white's numbering, bar and off).
+    """Every checker of a board (24 signed counts in white's numbering, bar and off), on a
+    board of ``shape``: each stack on its own point's axis, the bar's checkers on the bar's.
 
     With ``jitter_seed``, checkers on points stray a little sideways, as placed by hand; the
     same seed gives the same strays, so a checker keeps its spot from frame to frame.
@@ -82,9 +85,9 @@ def place_checkers(
         if value == 0:
             continue
         colour: ColourName = "white" if value > 0 else "black"
-        centres = g.stack_centres(index + 1, abs(value), style)
+        centres = shape.stack_centres(index + 1, abs(value), style)
         gaps = _gaps(jitter_seed, index + 1, len(centres), unevenness, style, radius)
-        direction = g.point_shape(index + 1).direction
+        direction = shape.point(index + 1).direction
         for slot, (x, y, layer) in enumerate(centres):
             x += _jitter(jitter_seed, index + 1, slot) * (1.0 + 2.0 * unevenness)
             y += direction * gaps[slot]
@@ -94,11 +97,11 @@ def place_checkers(
                 )
             )
     for colour in ("white", "black"):
-        for x, y, _ in g.bar_centres(colour, int(bar.get(colour, 0))):
+        for x, y, _ in shape.bar_centres(colour, int(bar.get(colour, 0))):
             placements.append(
                 CheckerPlacement(colour, "bar", 0, x, y, board.FRAME_HEIGHT, 0, radius=radius)
             )
-        for x0, y0, x1, y1 in g.tray_slots(colour, int(off.get(colour, 0))):
+        for x0, y0, x1, y1 in shape.tray_slots(colour, int(off.get(colour, 0))):
             placements.append(
                 CheckerPlacement(colour, "off", 0, (x0 + x1) / 2, (y0 + y1) / 2, 0.0, 0, True)
             )

@@ -22,6 +22,7 @@ import numpy.typing as npt
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, paste_quad, shade
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.sim.styles import BGR
 
 FloatArray = npt.NDArray[np.float64]
@@ -124,8 +125,11 @@ def _handle(item: Item) -> FloatArray:
 # -- placing ----------------------------------------------------------------------------------
 
 
-def random_items(rng: np.random.Generator, camera: Camera) -> tuple[Item, ...]:
-    """None to four items where ``camera`` sees at least part of each, clear of the board.
+def random_items(
+    rng: np.random.Generator, camera: Camera, shape: BoardShape = CANONICAL_SHAPE
+) -> tuple[Item, ...]:
+    """None to four items where ``camera`` sees at least part of each, clear of the board
+    (of ``shape``).
 
     An item is kept only if, in the image, it stays off the board, whatever stands on the board
     and the cube (all inside a box around the board), and off the other items.
@@ -133,7 +137,7 @@ def random_items(rng: np.random.Generator, camera: Camera) -> tuple[Item, ...]:
     count = int(rng.choice([0, 1, 2, 2, 3, 3, 4]))
     width, height = camera.size
     frame = np.array([(0, 0), (width, 0), (width, height), (0, height)], np.float32)
-    keep_out = [_board_hull(camera)]
+    keep_out = [_board_hull(camera, shape)]
     to_table = np.linalg.inv(camera.plane_homography(board.TABLE_HEIGHT))
     items: list[Item] = []
     for _ in range(count * 10):
@@ -153,7 +157,7 @@ def random_items(rng: np.random.Generator, camera: Camera) -> tuple[Item, ...]:
         )
         if spot[2] <= 0 or cv2.pointPolygonTest(keep_out[0], (u, v), False) >= 0:
             continue  # behind the camera, or on the board in the picture
-        if _near_board(item):
+        if _near_board(item, shape):
             continue
         hull = _hull(camera, _solid(item))
         seen, _ = cv2.intersectConvexConvex(hull, frame)
@@ -174,20 +178,21 @@ def _reach(kind: str) -> float:
     return CYLINDERS[kind][0] + (27.0 if kind == "mug" else 0.0)  # a mug's handle
 
 
-def _near_board(item: Item) -> bool:
+def _near_board(item: Item, shape: BoardShape) -> bool:
     reach = _reach(item.kind)
+    right = board.object_right(shape)
     return bool(
-        board.OBJECT_LEFT - CLEARANCE - reach < item.x < board.OBJECT_RIGHT + CLEARANCE + reach
+        board.OBJECT_LEFT - CLEARANCE - reach < item.x < right + CLEARANCE + reach
         and board.OBJECT_TOP - CLEARANCE - reach < item.y < board.OBJECT_BOTTOM + CLEARANCE + reach
     )
 
 
-def _board_hull(camera: Camera) -> npt.NDArray[np.float32]:
+def _board_hull(camera: Camera, shape: BoardShape = CANONICAL_SHAPE) -> npt.NDArray[np.float32]:
     """The image outline of a box around the board and anything on or beside it."""
     margin = 50.0  # the cube, beside the board, reaches 45 mm out
     corners = [
         (x, y, h)
-        for x in (board.OBJECT_LEFT - margin, board.OBJECT_RIGHT + margin)
+        for x in (board.OBJECT_LEFT - margin, board.object_right(shape) + margin)
         for y in (board.OBJECT_TOP - margin, board.OBJECT_BOTTOM + margin)
         # up to above the tallest stack with a die on it
         for h in (board.TABLE_HEIGHT, board.FRAME_HEIGHT + 45.0)

@@ -22,6 +22,7 @@ from companion.errors import CompanionError
 from companion.sim import board
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, paste_quad, shade
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 
 FloatArray = npt.NDArray[np.float64]
 SIZE = 22.0
@@ -68,16 +69,18 @@ class CubePose:
     yaw: float
 
 
-def place_cube(spec: CubeSpec, rng: np.random.Generator) -> CubePose:
+def place_cube(
+    spec: CubeSpec, rng: np.random.Generator, shape: BoardShape = CANONICAL_SHAPE
+) -> CubePose:
     """A resting spot on the table: at a side for a centred cube, at the owner's edge if owned."""
     table = board.TABLE_HEIGHT + SIZE / 2
     yaw = float(rng.uniform(-0.3, 0.3))
     if spec.owner == "centre":
         left = bool(rng.integers(0, 2))
-        x = board.OBJECT_LEFT - 30.0 if left else board.OBJECT_RIGHT + 30.0
+        x = board.OBJECT_LEFT - 30.0 if left else board.object_right(shape) + 30.0
         return CubePose(spec, x, g.PLAY_HEIGHT / 2 + float(rng.uniform(-60, 60)), table, yaw)
     y = board.OBJECT_BOTTOM + 16.0 if spec.owner == "white" else board.OBJECT_TOP - 16.0
-    return CubePose(spec, float(rng.uniform(100, g.PLAY_WIDTH - 100)), y, table, yaw)
+    return CubePose(spec, float(rng.uniform(100, shape.width - 100)), y, table, yaw)
 
 
 def _faces(face_up: int) -> dict[int, tuple[float, float, float]]:

@@ -98,6 +98,7 @@ from companion.sim.sequences import (
     _settled_dice,
     cube_spot,
 )
+from companion.sim.shape import BoardShape
 from companion.sim.styles import board_style
 
 FREE_GAP = 12.0
@@ -239,6 +240,7 @@ class _Demo:
         self.recorder = _Recorder(replace(base, dice=(), on_roll=None), seed)
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
+        self.shape = base.shape
         self.position = Position.opening()
         """The position at the start of the next turn, seen from the player on roll."""
         self.cube = 1
@@ -262,14 +264,14 @@ class _Demo:
 
     def move(self, before: Checkers, after: Checkers, mover: str, **scene: object) -> Frames:
         """The mover's hand over the board: reaching in, lifting checkers, setting them down."""
-        spots = _changed_spots(before, after, mover)
+        spots = _changed_spots(before, after, mover, self.shape)
         yield self.hand_frame(before, spots[0], mover, False, **scene)
         yield from self.carry(before, after, mover, **scene)
         yield self.hand_frame(after, spots[-1], mover, True, **scene)
 
     def carry(self, before: Checkers, after: Checkers, mover: str, **scene: object) -> Frames:
         """The mover's hand carrying the checkers it lifted (the race is filmed this short)."""
-        spot = _changed_spots(before, after, mover)[0]
+        spot = _changed_spots(before, after, mover, self.shape)[0]
         yield self.hand_frame(_lifted(before, after, mover), spot, mover, True, **scene)
 
     def hand_frame(
@@ -290,7 +292,8 @@ class _Demo:
     ) -> Frames:
         """A hand over the dice, taking them off the board."""
         pose = dice[0].pose
-        spot = (pose.x, pose.y) if pose is not None else (g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2)
+        middle = (self.shape.width / 2, g.PLAY_HEIGHT / 2)
+        spot = (pose.x, pose.y) if pose is not None else middle
         hand = _hand_at(self.rng, spot, mover)
         yield self.recorder.shoot(board=board, dice=dice, hand=hand, **scene)
 
@@ -323,7 +326,7 @@ class _Demo:
         among: flat dice in the open middle of their half when there is room (the cocked die
         leans on a checker or the frame)."""
         if cocked is None:
-            found = _open_dice(self.rng, values, boards, where, self.stack, self.seed)
+            found = _open_dice(self.rng, values, boards, where, self.stack, self.seed, self.shape)
             if found is not None:
                 return found
         else:
@@ -335,10 +338,12 @@ class _Demo:
             ]
             board = boards[0]
             placed = checker_model.place_checkers(
-                board.points, board.bar, board.off, self.stack, self.seed
+                board.points, board.bar, board.off, self.stack, self.seed, shape=self.shape
             )
             try:
-                poses = layout.place_dice(specs, placed, "home", self.rng, FREE_GAP)
+                poses = layout.place_dice(
+                    specs, placed, "home", self.rng, FREE_GAP, shape=self.shape
+                )
             except layout.ImpossibleScene:
                 pass  # no checker to lean on in that half: the frame will do
             else:
@@ -353,11 +358,13 @@ class _Demo:
             cocked,
             free_gap=FREE_GAP,
             cocked_tilt=COCKED_TILT if cocked is not None else None,
+            shape=self.shape,
         )
 
     def cup_hand(self, mover: str, half: str) -> occluders.Hand:
         """The roller's hand with the dice cup, just emptied over their right-hand half."""
-        middle = g.BAR_LEFT / 2 if half == "outer" else (g.BAR_RIGHT + g.PLAY_WIDTH) / 2
+        shape = self.shape
+        middle = shape.bar_left / 2 if half == "outer" else (shape.bar_right + shape.width) / 2
         near = g.PLAY_HEIGHT - 70.0 if mover == "white" else 70.0
         spot = (middle + float(self.rng.uniform(-40, 40)), near)
         hand = _hand_at(self.rng, spot, mover)
@@ -709,6 +716,7 @@ def _open_dice(
     where: list[g.Half],
     stack: g.StackStyle,
     jitter_seed: int,
+    shape: BoardShape,
 ) -> list[DieSpec] | None:
     """Flat dice in the open band between the point tips of their halves (where dice thrown
     from a cup mostly end up), :data:`FREE_GAP` from every checker of ``boards`` and twice
@@ -717,16 +725,16 @@ def _open_dice(
         checker
         for board in boards
         for checker in checker_model.place_checkers(
-            board.points, board.bar, board.off, stack, jitter_seed
+            board.points, board.bar, board.off, stack, jitter_seed, shape=shape
         )
     ]
     outlines = [(layout.checker_polygon(c), (c.x, c.y)) for c in placed]
     margin = FREE_GAP + g.DIE_SIZE
     poses: list[dice_model.DiePose] = []
     for value, half in zip(values, where, strict=True):
-        left = 0.0 if half == "outer" else g.BAR_RIGHT
+        left, right = shape.outer if half == "outer" else shape.home
         for _ in range(OPEN_TRIES):
-            x = float(rng.uniform(left + margin, left + g.HALF_WIDTH - margin))
+            x = float(rng.uniform(left + margin, right - margin))
             y = float(rng.uniform(*OPEN_BAND))
             pose = dice_model.flat_pose(value, x, y, float(rng.uniform(0, 2 * np.pi)), 0.0)
             outline = pose.footprint()

@@ -20,6 +20,7 @@ from companion import geometry as g
 from companion.errors import CompanionError
 from companion.sim import board, dice
 from companion.sim.checkers import RADIUS, CheckerPlacement, top_height
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 
 FloatArray = npt.NDArray[np.float64]
 Where = g.Half
@@ -90,25 +91,27 @@ def clearance(a: FloatArray, b: FloatArray) -> float:
     return best
 
 
-def _region(where: Where, rng: np.random.Generator) -> tuple[g.Rect, float]:
+def _region(
+    where: Where, rng: np.random.Generator, shape: BoardShape = CANONICAL_SHAPE
+) -> tuple[g.Rect, float]:
     """A rectangle (canonical) for the die's resting centre's footprint, and its surface height."""
     if where == "home":
-        return (g.BAR_RIGHT, 0.0, g.PLAY_WIDTH, g.PLAY_HEIGHT), 0.0
+        return (shape.bar_right, 0.0, shape.width, g.PLAY_HEIGHT), 0.0
     if where == "outer":
-        return (0.0, 0.0, g.BAR_LEFT, g.PLAY_HEIGHT), 0.0
+        return (0.0, 0.0, shape.bar_left, g.PLAY_HEIGHT), 0.0
     if where == "bar":
-        return g.bar_rect(), board.FRAME_HEIGHT
+        return shape.bar_rect(), board.FRAME_HEIGHT
     choice = int(rng.integers(0, 3))
     if choice == 0:
-        return g.tray_rect("white" if rng.integers(0, 2) else "black"), 0.0
+        return shape.tray_rect("white" if rng.integers(0, 2) else "black"), 0.0
     if choice == 1:
         return (
             0.0,
             g.PLAY_HEIGHT + 1.0,
-            g.PLAY_WIDTH,
+            shape.width,
             board.OBJECT_BOTTOM - 1.0,
         ), board.FRAME_HEIGHT
-    return (0.0, board.OBJECT_TOP + 1.0, g.PLAY_WIDTH, -1.0), board.FRAME_HEIGHT
+    return (0.0, board.OBJECT_TOP + 1.0, shape.width, -1.0), board.FRAME_HEIGHT
 
 
 def _inside(outline: FloatArray, rect: g.Rect) -> bool:
@@ -123,10 +126,15 @@ def _inside(outline: FloatArray, rect: g.Rect) -> bool:
 
 class _Solver:
     def __init__(
-        self, checkers: list[CheckerPlacement], rng: np.random.Generator, free_gap: float = GAP
+        self,
+        checkers: list[CheckerPlacement],
+        rng: np.random.Generator,
+        free_gap: float = GAP,
+        shape: BoardShape = CANONICAL_SHAPE,
     ) -> None:
         self.checkers = checkers
         self.rng = rng
+        self.shape = shape
         self.free_gap = free_gap
         self.obstacles: list[tuple[FloatArray, float]] = [
             (checker_polygon(c), top_height(c)) for c in checkers
@@ -164,7 +172,7 @@ class _Solver:
 
     def _attempt(self, spec: DieSpec, where: Where) -> dice.DiePose | None:
         rng = self.rng
-        rect, surface = _region(where, rng)
+        rect, surface = _region(where, rng, self.shape)
         yaw = float(rng.uniform(0, 2 * math.pi))
         if spec.rest == "on_checker":
             candidates = [
@@ -314,11 +322,13 @@ def place_dice(
     default_where: Where,
     rng: np.random.Generator,
     free_gap: float = GAP,
+    shape: BoardShape = CANONICAL_SHAPE,
 ) -> list[dice.DiePose]:
-    """Rests each die as its spec asks, clear of the checkers and of each other.
+    """Rests each die as its spec asks, clear of the checkers and of each other, on a board
+    of ``shape`` (a die asked onto a narrow bar rests on it whole).
 
     ``free_gap`` (mm) is how far a die that is meant to lie free keeps from everything else;
     a scripted scene may ask for more room than the few tenths of a millimetre by default.
     """
-    solver = _Solver(checkers, rng, free_gap)
+    solver = _Solver(checkers, rng, free_gap, shape)
     return [solver.place(spec, spec.where or default_where) for spec in specs]

@@ -28,6 +28,7 @@ from companion import geometry as g
 from companion.sim import board, checkers
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, pixel_box, shade
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.sim.styles import BGR, CheckerSet
 
 FloatArray = npt.NDArray[np.float64]
@@ -107,8 +108,14 @@ class Hand:
         }
 
 
-def random_hand(rng: np.random.Generator, over_board: bool, varied: bool = False) -> Hand:
-    """A hand reaching from white's or black's seat; over the playing area, or just beside it.
+def random_hand(
+    rng: np.random.Generator,
+    over_board: bool,
+    varied: bool = False,
+    shape: BoardShape = CANONICAL_SHAPE,
+) -> Hand:
+    """A hand reaching from white's or black's seat; over the playing area of a board of
+    ``shape``, or just beside it.
 
     ``varied`` also draws the pose (reaching, holding a checker or a cup), more skin tones with
     a little jitter, more sleeves and the cup's colour, after the draws of a plain hand (so a
@@ -117,14 +124,14 @@ def random_hand(rng: np.random.Generator, over_board: bool, varied: bool = False
     from_near = bool(rng.integers(0, 2))
     seat_y = g.PLAY_HEIGHT + 500.0 if from_near else -500.0
     if over_board:
-        x = float(rng.uniform(40, g.PLAY_WIDTH - 40))
+        x = float(rng.uniform(40, shape.width - 40))
         y = float(rng.uniform(60, g.PLAY_HEIGHT - 60))
         from_x = x + float(rng.uniform(-250, 250))
     else:
         # resting on the table beside the board, clear of the frame by more than half a palm
         right = bool(rng.integers(0, 2))
         gap = float(rng.uniform(60, 100))
-        x = board.OBJECT_RIGHT + gap if right else board.OBJECT_LEFT - gap
+        x = board.object_right(shape) + gap if right else board.OBJECT_LEFT - gap
         y = float(rng.uniform(140, g.PLAY_HEIGHT - 140))
         outward = 1.0 if right else -1.0
         from_x = x + outward * float(rng.uniform(120, 300))
@@ -428,7 +435,7 @@ def shadow_outlines(
     hand: Hand, orientation: board.Orientation, lamp: FloatArray
 ) -> list[FloatArray]:
     """Each part's outline cast from the lamp onto what lies under the hand (world 3D)."""
-    ground = board.surface_height(hand.x, hand.y)
+    ground = board.surface_height(hand.x, hand.y, orientation.shape)
     outlines = []
     shapes = [_world(_outline(centres, radii), orientation) for centres, radii, _ in parts(hand)]
     held = held_outline(hand)

@@ -32,6 +32,7 @@ from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
 from companion.sim.drawing import fill, pixel_box
 from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape, random_shape
 from companion.sim.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
@@ -173,6 +174,8 @@ class Scene:
     opening_roll: bool = False
     """The dice are the opening roll: the first is white's, the second black's, each rolled
     into its own roller's right-hand half (``dice_valid`` is judged that way)."""
+    shape: BoardShape = CANONICAL_SHAPE
+    """The board's proportions (bar and points' widths): see :mod:`companion.sim.shape`."""
 
     def __post_init__(self) -> None:
         board_style(self.style)
@@ -191,6 +194,8 @@ class Scene:
             raise InvalidScene(f"JPEG quality {self.jpeg_quality} is outside 10-100")
         if self.seed < 0:
             raise InvalidScene(f"the seed must be a non-negative integer, not {self.seed}")
+        if not isinstance(self.shape, BoardShape):
+            raise InvalidScene(f"a board's shape is a BoardShape, not {self.shape!r}")
 
 
 @dataclass(frozen=True)
@@ -209,8 +214,13 @@ def random_scene(seed: int, board_like: BoardLike, **fixed: object) -> Scene:
     """A scene of ``board_like`` whose unspecified look, camera and light come from ``seed``.
 
     Keyword arguments fix any :class:`Scene` field; ``tilt``, ``rotation``, ``height``,
-    ``focal``, ``k1`` and ``size`` fix the camera's.
+    ``focal``, ``k1`` and ``size`` fix the camera's. The board is the canonical one unless
+    ``shape`` fixes it or ``varied_shape=True`` draws one as real boards come (bar 28-50 mm, each
+    half's points 38-43 mm) from a generator of its own, so every other choice of the seed is
+    the same as on the canonical board.
     """
+    if fixed.pop("varied_shape", False) and fixed.get("shape") is None:
+        fixed["shape"] = random_shape(np.random.default_rng([seed, 13]))
     rng = np.random.default_rng([seed, 1])
     camera_keys = ("tilt", "rotation", "height", "focal", "k1", "size")
     camera_fixed = {k: fixed.pop(k) for k in camera_keys if k in fixed and fixed[k] is not None}
@@ -272,7 +282,7 @@ def _draw_case(
 ) -> None:
     """The board itself: painted plane, outer sides, inner walls and the raised frame."""
     style = board_style(scene.style)
-    texture = board.board_texture(style, scene.white_home)
+    texture = board.board_texture(style, scene.white_home, scene.shape)
     frame_colour = np.asarray(style.frame, np.float64)
     if variation is not None:
         texture = variation.board_texture(texture)
@@ -284,7 +294,7 @@ def _draw_case(
         texture, flat, size, dst=image, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT
     )
     cam = camera.position
-    outline = orientation.to_world_array(board.outline())
+    outline = orientation.to_world_array(board.outline(scene.shape))
     # outer sides, from the frame top down to the table, when they face the camera
     for index in range(4):
         a, b = outline[index], outline[(index + 1) % 4]
@@ -306,7 +316,7 @@ def _draw_case(
         shade = 0.45 + 0.4 * max(0.0, float(np.dot(normal2, light.direction_at(*middle)[:2])))
         fill(image, camera.project_undistorted(quad), tuple(frame_colour * shade))
     # inner walls of the halves and trays, from the playing surface up to the frame top
-    for quad, normal in board.walls():
+    for quad, normal in board.walls(scene.shape):
         world = quad.copy()
         world[:, :2] = orientation.to_world_array(quad[:, :2])
         wn = np.array(normal)
@@ -321,7 +331,7 @@ def _draw_case(
         fill(image, camera.project_undistorted(world), tuple(frame_colour * shade))
     # the raised frame and bar: the same texture warped at the frame's height, strip by strip
     raised = camera.plane_homography(board.FRAME_HEIGHT) @ to_world
-    for x0, y0, x1, y1 in board.frame_strips():
+    for x0, y0, x1, y1 in board.frame_strips(scene.shape):
         corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float64)
         strip = np.column_stack(
             [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
@@ -433,8 +443,9 @@ def render(scene: Scene) -> Frame:
     rng = np.random.default_rng([scene.seed, 2])
     style = board_style(scene.style)
     looks = checker_set(scene.checker_set)
-    orientation = Orientation(scene.white_home)
-    camera = make_camera(scene.camera)
+    shape = scene.shape
+    orientation = Orientation(scene.white_home, shape)
+    camera = make_camera(scene.camera, shape)
     light_seed = scene.seed if scene.light_seed is None else scene.light_seed
     light = lighting.make_light(scene.lighting, np.random.default_rng([light_seed, 3]))
     variation = None
@@ -453,17 +464,18 @@ def render(scene: Scene) -> Frame:
         jitter_seed=light_seed,
         radius=radius,
         unevenness=unevenness,
+        shape=shape,
     )
     where = _default_where(scene, orientation)
     try:
-        poses = place_dice(list(scene.dice), placed, where, rng)
+        poses = place_dice(list(scene.dice), placed, where, rng, shape=shape)
     except ImpossibleScene as error:
         raise InvalidScene(str(error)) from None
     hand: occluders.Hand | None
     if isinstance(scene.hand, occluders.Hand) or scene.hand is None:
         hand = scene.hand
     else:
-        hand = occluders.random_hand(rng, scene.hand == "over", varied=scene.vary)
+        hand = occluders.random_hand(rng, scene.hand == "over", varied=scene.vary, shape=shape)
 
     width, height = camera.size
     if variation is not None:
@@ -472,20 +484,20 @@ def render(scene: Scene) -> Frame:
         image = board.table_texture(style.table, style.table_surface, (width, height)).copy()
     items: tuple[clutter.Item, ...] = ()
     if scene.clutter:
-        items = clutter.random_items(np.random.default_rng([light_seed, 11]), camera)
+        items = clutter.random_items(np.random.default_rng([light_seed, 11]), camera, shape)
     # the case's soft shadow on the table
     top = np.column_stack(
-        [orientation.to_world_array(board.outline()), np.full(4, board.FRAME_HEIGHT)]
+        [orientation.to_world_array(board.outline(shape)), np.full(4, board.FRAME_HEIGHT)]
     )
-    direction = light.direction_at(board.CENTRE_X, board.CENTRE_Y)
+    direction = light.direction_at(board.centre_x(shape), board.CENTRE_Y)
     cast = lighting.cast_shadow(top, board.TABLE_HEIGHT, direction, 0.3)
     case_shadow = lighting.shadow_map(camera, [cast], 14.0, camera.project_undistorted(top))
     cube_rng = rng if scene.cube_seed is None else np.random.default_rng([scene.cube_seed, 5])
-    cube_pose = place_cube(scene.cube, cube_rng) if scene.cube is not None else None
+    cube_pose = place_cube(scene.cube, cube_rng, shape) if scene.cube is not None else None
     cube_behind = False
     if cube_pose is not None:
         cube_world = np.array([*orientation.to_world(cube_pose.x, cube_pose.y), cube_pose.height])
-        board_middle = np.array([board.CENTRE_X, board.CENTRE_Y, 0.0])
+        board_middle = np.array([board.centre_x(shape), board.CENTRE_Y, 0.0])
         cube_behind = float(camera.depth(cube_world)) > float(camera.depth(board_middle))
         if cube_behind:
             _draw_cube(image, camera, cube_pose, orientation, light)
@@ -552,7 +564,7 @@ def readable_region_mask(camera: Camera, orientation: Orientation) -> npt.NDArra
     """Pixels of the parts the vision code reads: the playing area, the bar and both trays."""
     width, height = camera.size
     mask = np.zeros((height, width), np.uint8)
-    right = g.PLAY_WIDTH + g.TRAY_GAP + g.TRAY_WIDTH
+    right = orientation.shape.width + g.TRAY_GAP + g.TRAY_WIDTH
     rim = np.array([(0.0, 0.0), (right, 0.0), (right, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)])
     dense = []
     for i in range(4):
@@ -614,6 +626,7 @@ def _truth(
     result.update(
         {
             "board_corners_px": truth.board_corners_px(camera, orientation),
+            "board_shape": scene.shape.to_json(),
             "orientation": truth.quadrants(camera, orientation),
             "camera": camera.to_json(),
             "style": {

@@ -57,6 +57,7 @@ from companion.sim import occluders
 from companion.sim.cube import CubeSpec, place_cube
 from companion.sim.layout import GAP, DieSpec, ImpossibleScene, place_dice
 from companion.sim.scene import Checkers, Frame, InvalidScene, Scene, random_scene, render
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.sim.styles import board_style
 
 DEFAULT_TURNS = 4
@@ -113,20 +114,23 @@ def _lifted(before: Checkers, after: Checkers, mover: str) -> Checkers:
     return Checkers(tuple(points), bar, off)
 
 
-def _changed_spots(before: Checkers, after: Checkers, mover: str) -> list[tuple[float, float]]:
-    """Canonical spots where the mover's checkers left or arrived (for the hand to reach)."""
+def _changed_spots(
+    before: Checkers, after: Checkers, mover: str, board: BoardShape = CANONICAL_SHAPE
+) -> list[tuple[float, float]]:
+    """Spots (on ``board``'s plane) where the mover's checkers left or arrived (for the hand
+    to reach)."""
     sign = 1 if mover == "white" else -1
     spots = []
     for index, (was, now) in enumerate(zip(before.points, after.points, strict=True)):
         if max(was * sign, 0) != max(now * sign, 0):
-            shape = g.point_shape(index + 1)
+            shape = board.point(index + 1)
             spots.append((shape.base_x, (shape.base_y + shape.tip_y) / 2))
     if before.bar[mover] != after.bar[mover]:
-        spots.append(((g.BAR_LEFT + g.BAR_RIGHT) / 2, g.PLAY_HEIGHT / 2))
+        spots.append(((board.bar_left + board.bar_right) / 2, g.PLAY_HEIGHT / 2))
     if before.off[mover] != after.off[mover]:
-        x0, y0, x1, y1 = g.tray_rect("white" if mover == "white" else "black")
+        x0, y0, x1, y1 = board.tray_rect("white" if mover == "white" else "black")
         spots.append(((x0 + x1) / 2, (y0 + y1) / 2))
-    return spots or [(g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2)]
+    return spots or [(board.width / 2, g.PLAY_HEIGHT / 2)]
 
 
 def _hand_at(rng: np.random.Generator, spot: tuple[float, float], mover: str) -> occluders.Hand:
@@ -171,6 +175,7 @@ def cube_spot(base: Scene, seed: int, spec: CubeSpec | None = None) -> tuple[flo
     pose = place_cube(
         spec or base.cube or CubeSpec(),
         np.random.default_rng([base.cube_seed if base.cube_seed is not None else seed, 5]),
+        base.shape,
     )
     return pose.x, pose.y
 
@@ -185,6 +190,7 @@ def _settled_dice(
     cocked: int | None = None,
     free_gap: float = GAP,
     cocked_tilt: float | None = None,
+    shape: BoardShape = CANONICAL_SHAPE,
 ) -> list[DieSpec]:
     """Resting poses clear of the checkers of every board the dice will lie among.
 
@@ -204,10 +210,10 @@ def _settled_dice(
         placed: list[checker_model.CheckerPlacement] = []
         for board in boards[:count]:
             placed += checker_model.place_checkers(
-                board.points, board.bar, board.off, stack, jitter_seed
+                board.points, board.bar, board.off, stack, jitter_seed, shape=shape
             )
         try:
-            poses = place_dice(specs, placed, "home", rng, free_gap)
+            poses = place_dice(specs, placed, "home", rng, free_gap, shape)
         except ImpossibleScene:
             if count == 1:
                 raise
@@ -279,6 +285,7 @@ class _Game:
         self.recorder = _Recorder(replace(base, dice=(), on_roll=None), seed)
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
+        self.shape = base.shape
         self.cube = CubeState()
 
     def hold_still(self, **scene: object) -> Iterator[GameFrame]:
@@ -352,7 +359,15 @@ class _Game:
             position = Position.opening()
             chosen = _choose(rng, position, values) if white_die != black_die else None
             avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
-            specs = _settled_dice(rng, [white_die, black_die], avoid, halves, self.stack, self.seed)
+            specs = _settled_dice(
+                rng,
+                [white_die, black_die],
+                avoid,
+                halves,
+                self.stack,
+                self.seed,
+                shape=self.shape,
+            )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, opening_roll=True)
             self.event(type="opening_roll", white=white_die, black=black_die)
@@ -383,7 +398,9 @@ class _Game:
             chosen = None if void else _choose(rng, position, (values[0], values[1]))
             avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
             where = [left if index == wrong else right for index in range(2)]
-            specs = _settled_dice(rng, values, avoid, where, self.stack, self.seed, cocked)
+            specs = _settled_dice(
+                rng, values, avoid, where, self.stack, self.seed, cocked, shape=self.shape
+            )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, on_roll=mover)
             if not void:
@@ -404,7 +421,7 @@ class _Game:
         self, before: Checkers, after: Checkers, mover: str, **scene: object
     ) -> Iterator[GameFrame]:
         """The mover's hand over the board: reaching in, lifting checkers, setting them down."""
-        spots = _changed_spots(before, after, mover)
+        spots = _changed_spots(before, after, mover, self.shape)
         lifted = _lifted(before, after, mover)
         stages = ((before, spots[0], False), (lifted, spots[0], True), (after, spots[-1], True))
         for board, spot, holding in stages:
@@ -418,7 +435,8 @@ class _Game:
     ) -> GameFrame:
         """A hand over the dice, taking them off the board."""
         pose = dice[0].pose
-        spot = (pose.x, pose.y) if pose is not None else (g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2)
+        middle = (self.shape.width / 2, g.PLAY_HEIGHT / 2)
+        spot = (pose.x, pose.y) if pose is not None else middle
         hand = _hand_at(self.rng, spot, mover)
         return self.recorder.shoot(board=board, dice=tuple(dice), hand=hand, **scene)
 

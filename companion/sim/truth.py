@@ -13,8 +13,11 @@ A frame's truth holds:
   x, y and height of the centre);
 * ``on_roll``, ``dice_valid`` and ``reason`` when the roller is known (``opening_roll`` when
   the dice are the opening roll, one per player);
-* ``board_corners_px``: the image positions of the playing area's canonical corners (0, 0),
-  (W, 0), (W, H), (0, H), lens distortion included; ``orientation``: the image quadrant of
+* ``board_corners_px``: the image positions of the playing area's corners (0, 0), (W, 0),
+  (W, H), (0, H), lens distortion included (``W`` is the shape's width);
+  ``board_shape``: the board's proportions (:meth:`companion.sim.shape.BoardShape.to_json`:
+  bar and point widths, each half's ends in mm, and where they lie on the plane of the
+  corners, as calibration's ``Layout`` measures them); ``orientation``: the image quadrant of
   each quarter of the board and whether the setup is mirrored;
 * ``camera``, ``style``, ``lighting``, ``jpeg_quality``, ``occluders`` (hand outlines in
   pixels), ``cube`` (value, owner, ``center_px``) and ``seed``.
@@ -35,15 +38,17 @@ QUADRANT_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
 
 def board_corners_px(camera: Camera, orientation: board.Orientation) -> list[list[float]]:
-    """Image positions of the playing area's canonical corners (0,0), (W,0), (W,H), (0,H)."""
-    corners = [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
+    """Image positions of the playing area's corners (0,0), (W,0), (W,H), (0,H), ``W`` the
+    width of the board's shape (the canonical ``geometry.PLAY_WIDTH`` unless shaped)."""
+    width = orientation.shape.width
+    corners = [(0.0, 0.0), (width, 0.0), (width, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
     world = np.array([(*orientation.to_world(x, y), 0.0) for x, y in corners])
     return [[round(float(u), 2), round(float(v), 2)] for u, v in camera.project(world)]
 
 
 def _quadrant_of(camera: Camera, orientation: board.Orientation, x: float, y: float) -> str:
     centre = camera.project(
-        np.array([[*orientation.to_world(g.PLAY_WIDTH / 2, g.PLAY_HEIGHT / 2), 0.0]])
+        np.array([[*orientation.to_world(orientation.shape.width / 2, g.PLAY_HEIGHT / 2), 0.0]])
     )[0]
     spot = camera.project(np.array([[*orientation.to_world(x, y), 0.0]]))[0]
     vertical = "bottom" if spot[1] > centre[1] else "top"
@@ -53,7 +58,8 @@ def _quadrant_of(camera: Camera, orientation: board.Orientation, x: float, y: fl
 
 def quadrants(camera: Camera, orientation: board.Orientation) -> dict[str, object]:
     """Which image quadrant shows each quarter of the board, as the camera actually sees it."""
-    quarter_x = {"home": (g.BAR_RIGHT + g.PLAY_WIDTH) / 2, "outer": g.BAR_LEFT / 2}
+    shape = orientation.shape
+    quarter_x = {"home": (shape.bar_right + shape.width) / 2, "outer": shape.bar_left / 2}
     quarter_y = {"white": g.PLAY_HEIGHT * 0.75, "black": g.PLAY_HEIGHT * 0.25}
     seen = {
         _quadrant_of(camera, orientation, quarter_x[half], quarter_y[colour]): f"{colour} {half}"
@@ -78,7 +84,7 @@ def die_truth(
     return {
         "value": None if moving else pose.value,
         "flat": False if moving else pose.flat,
-        "half": g.half_of(float(foot[0]), float(foot[1])),
+        "half": orientation.shape.half_of(float(foot[0]), float(foot[1])),
         "center_px": [round(float(centre_px[0]), 2), round(float(centre_px[1]), 2)],
         "cocked_angle": round(pose.tilt, 2),
         "on_checker": pose.rest == "on_checker",
