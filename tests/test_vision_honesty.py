@@ -135,10 +135,10 @@ class TestDiceLeaning:
         one, two = found_die(120.0, 220.0), found_die(140.0, 220.0)
         assert not reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, two])
 
-    def test_free_flat_dice_are_settled_as_surely_as_their_face(self) -> None:
+    def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
         die = found_die(120.0, g.PLAY_HEIGHT / 2)
         unsure = dice.FoundDie(
-            DieReading(4, True, "outer", (0.0, 0.0), 0.3), die.centre_mm, g.DIE_SIZE,
+            DieReading(4, False, "outer", (0.0, 0.0), 0.3), die.centre_mm, g.DIE_SIZE,
             die.view_mm, 0.9, die.footprint_mm,
         )  # fmt: skip
         settled = reader.settle_free_dice([unsure], empty_points(), Counts(0, 0))

@@ -444,22 +444,19 @@ def leans_on_nothing(
 def settle_free_dice(
     found: list[dice.FoundDie], regions: list[checkers.RegionReading], bar: Counts
 ) -> list[dice.FoundDie]:
-    """Flat dice leaning on nothing (:func:`leans_on_nothing`) read as flat, as surely as their
-    face.
+    """Dice leaning on nothing (:func:`leans_on_nothing`) read as flat, as surely as their face.
 
-    A die the frame shows tilted, however faintly (its top squashed, a side's pips in view),
-    is not settled: "nothing near" rests on the checkers read, and the checker a die leans on
-    is the one it hides (or one read short). The two disagree, so the die's rest is unsure:
-    settled flat, such dice were the cocked dice let stand surely.
+    A die the frame shows surely cocked (its top squashed, a side's pips in view) is not
+    settled: "nothing near" rests on the checkers read, and the checker a die leans on is
+    the one it hides. The two disagree, so the die's rest is called unsure.
     """
     settled = []
     for die in found:
         if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found):
-            if not die.reading.flat:
-                confidence = min(die.reading.confidence, dice.UNSURE_REST)
-                reading = replace(die.reading, confidence=confidence)
+            if not die.reading.flat and die.reading.confidence > dice.UNSURE_REST:
+                reading = replace(die.reading, confidence=dice.UNSURE_REST)
             else:
-                reading = replace(die.reading, confidence=die.face_confidence)
+                reading = replace(die.reading, flat=True, confidence=die.face_confidence)
             die = replace(die, reading=reading)
         settled.append(die)
     return settled
