@@ -25,8 +25,14 @@ offset by half a checker over the first (``"layers"``), as players do on real bo
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.errors import CompanionError
 
 POINT_WIDTH = 40.0
 """Width of a point's base; six make a home or outer board."""
@@ -61,6 +67,8 @@ class PointShape:
     base_x: float
     base_y: float
     tip_y: float
+    width: float = POINT_WIDTH
+    """The base's width: the canonical board's, or the half's on a board of other proportions."""
 
     @property
     def direction(self) -> float:
@@ -68,7 +76,7 @@ class PointShape:
         return 1.0 if self.base_y == 0.0 else -1.0
 
     def triangle(self) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
-        half = POINT_WIDTH / 2
+        half = self.width / 2
         return (
             (self.base_x - half, self.base_y),
             (self.base_x + half, self.base_y),
@@ -77,7 +85,7 @@ class PointShape:
 
     def region(self) -> Rect:
         """The rectangle a stack on this point may cover (base to the board's centre line)."""
-        half = POINT_WIDTH / 2
+        half = self.width / 2
         if self.direction > 0:
             return (self.base_x - half, 0.0, self.base_x + half, PLAY_HEIGHT / 2)
         return (self.base_x - half, PLAY_HEIGHT / 2, self.base_x + half, PLAY_HEIGHT)
@@ -85,19 +93,7 @@ class PointShape:
 
 def point_shape(number: int) -> PointShape:
     """The shape of white's point ``number`` (1-24) on the canonical plane."""
-    if not 1 <= number <= 24:
-        raise ValueError(f"point {number} does not exist: points are numbered 1-24")
-    if number <= 6:
-        x = PLAY_WIDTH - (number - 0.5) * POINT_WIDTH
-    elif number <= 12:
-        x = HALF_WIDTH - (number - 6 - 0.5) * POINT_WIDTH
-    elif number <= 18:
-        x = (number - 12 - 0.5) * POINT_WIDTH
-    else:
-        x = BAR_RIGHT + (number - 18 - 0.5) * POINT_WIDTH
-    if number <= 12:
-        return PointShape(number, x, PLAY_HEIGHT, PLAY_HEIGHT - POINT_LENGTH)
-    return PointShape(number, x, 0.0, POINT_LENGTH)
+    return CANONICAL_SHAPE.point(number)
 
 
 def stack_centres(
@@ -140,7 +136,7 @@ def bar_centres(colour: Literal["white", "black"], count: int) -> list[tuple[flo
 
 
 def bar_rect() -> Rect:
-    return (BAR_LEFT, 0.0, BAR_RIGHT, PLAY_HEIGHT)
+    return CANONICAL_SHAPE.bar_rect()
 
 
 def tray_rect(colour: Literal["white", "black"]) -> Rect:
@@ -171,13 +167,40 @@ def tray_slots(colour: Literal["white", "black"], count: int) -> list[Rect]:
 
 def half_of(x: float, y: float) -> Half:
     """Which part of the board a spot on the plane belongs to (for judging where dice rest)."""
-    if not (0.0 <= x <= PLAY_WIDTH and 0.0 <= y <= PLAY_HEIGHT):
-        return "outside"
-    if x < BAR_LEFT:
-        return "outer"
-    if x > BAR_RIGHT:
-        return "home"
-    return "bar"
+    return CANONICAL_SHAPE.half_of(x, y)
+
+
+def canonical_xs(
+    xs: npt.NDArray[np.float64], outer: tuple[float, float], home: tuple[float, float]
+) -> npt.NDArray[np.float64]:
+    """Where each ``x`` of a board whose halves end at ``outer`` and ``home`` (at the frame and
+    at the bar, mm on its own plane) lies on this canonical plane (``y`` is the same on both).
+
+    Real boards have their own proportions (a narrower bar, wider points, halves unlike each
+    other). Each half and the bar are stretched on their own onto the canonical ones, so a
+    point's triangle lands exactly on the canonical point; beyond the playing area (the frame,
+    the trays) only the nearest end moves. The vision code reads a measured board through this
+    map and the simulator paints boards of any proportions with it, so both agree to the bit.
+    """
+    (a, b), (c, d) = outer, home
+    outer_slope = (b - a) / HALF_WIDTH
+    bar_slope = (c - b) / BAR_WIDTH
+    home_slope = (d - c) / HALF_WIDTH
+    # each stretch left to right: where it starts on the canonical plane, its slope, its offset
+    # (canonical x in it lies at slope * x + offset on this board)
+    stretches = (
+        (-math.inf, 1.0, a),
+        (0.0, outer_slope, a),
+        (BAR_LEFT, bar_slope, b - bar_slope * BAR_LEFT),
+        (BAR_RIGHT, home_slope, c - home_slope * BAR_RIGHT),
+        (PLAY_WIDTH, 1.0, d - PLAY_WIDTH),
+    )
+    # where each stretch begins on this board, the first reaching minus infinity
+    starts = np.array([-math.inf] + [slope * x0 + offset for x0, slope, offset in stretches[1:]])
+    which = np.searchsorted(starts, xs, side="right") - 1
+    slopes = np.array([slope for _, slope, _ in stretches])
+    offsets = np.array([offset for _, _, offset in stretches])
+    return np.asarray((xs - offsets[which]) / slopes[which], dtype=np.float64)
 
 
 def right_hand_half(roller: Literal["white", "black"], mirrored: bool = False) -> Half:
@@ -191,3 +214,177 @@ def right_hand_half(roller: Literal["white", "black"], mirrored: bool = False) -
     if roller == "white":
         return white_right
     return "home" if white_right == "outer" else "outer"
+
+
+# -- boards of other proportions ------------------------------------------------------------
+#
+# Real boards are not proportioned like the canonical one (points 40 mm wide, a bar of 50 mm):
+# tournament boards have a bar of 30-37 mm and points of 41-42 mm, and the two halves are not
+# always alike. A board's plane is the canonical one with its halves moved: ``x`` runs from the
+# frame at the outer half's first point (0) to the frame past the home half's last point
+# (``BoardShape.width``); ``y`` is unchanged (the points are as long and the board as deep as
+# ever). The canonical shape gives the very numbers above: they are its answers.
+
+POINT_WIDTHS = (37.0, 50.0)
+"""Point widths (mm) a board may have: a checker (36 mm) must fit on its point."""
+BAR_WIDTHS = (20.0, 80.0)
+"""Bar widths (mm) a board may have: the hinge needs room, and a bar is not a third half."""
+
+
+class ImpossibleShape(CompanionError, ValueError):
+    """A board no one could build or play on: points narrower than a checker, no bar."""
+
+
+@dataclass(frozen=True, slots=True)
+class BoardShape:
+    """How wide a board's bar and the points of each half are, in mm.
+
+    The *outer* half holds points 7-18, the *home* half points 1-6 and 19-24 (both home
+    boards). The simulator draws boards of any proportions with it (``companion.sim.shape``
+    draws them as real ones come); the vision code measures them at calibration
+    (``companion.vision.proportions``).
+    """
+
+    bar_width: float = BAR_WIDTH
+    outer_point_width: float = POINT_WIDTH
+    home_point_width: float = POINT_WIDTH
+
+    def __post_init__(self) -> None:
+        problems = []
+        low, high = POINT_WIDTHS
+        for name, width in (
+            ("outer", self.outer_point_width),
+            ("home", self.home_point_width),
+        ):
+            if not low <= width <= high:
+                problems.append(
+                    f"the {name} half's points are {width:g} mm wide: a point is "
+                    f"{low:g}-{high:g} mm wide (a checker is {CHECKER_DIAMETER:g} mm across)"
+                )
+        low, high = BAR_WIDTHS
+        if not low <= self.bar_width <= high:
+            problems.append(
+                f"the bar is {self.bar_width:g} mm wide: a bar is {low:g}-{high:g} mm wide"
+            )
+        if problems:
+            raise ImpossibleShape("; ".join(problems))
+
+    # -- the halves -----------------------------------------------------------------------
+
+    @property
+    def bar_left(self) -> float:
+        return 6 * self.outer_point_width
+
+    @property
+    def bar_right(self) -> float:
+        return self.bar_left + self.bar_width
+
+    @property
+    def width(self) -> float:
+        """The playing area's width: both halves and the bar, frame to frame."""
+        return self.bar_right + 6 * self.home_point_width
+
+    @property
+    def outer(self) -> tuple[float, float]:
+        """The outer half's ends: at the frame, at the bar (as vision's ``Layout`` has them)."""
+        return (0.0, self.bar_left)
+
+    @property
+    def home(self) -> tuple[float, float]:
+        """The home half's ends: at the bar, at the frame."""
+        return (self.bar_right, self.width)
+
+    def middle(self, half: Literal["outer", "bar", "home"]) -> float:
+        """The ``x`` halfway across a half or the bar (where a hand reaches into it, where
+        the hinge runs)."""
+        ends = {"outer": self.outer, "bar": (self.bar_left, self.bar_right), "home": self.home}
+        a, b = ends[half]
+        return (a + b) / 2
+
+    @property
+    def is_canonical(self) -> bool:
+        return self == CANONICAL_SHAPE
+
+    def on_corners_plane(self) -> dict[str, list[float]]:
+        """The halves' ends on the plane the playing area's corners map to (the canonical
+        plane, :data:`PLAY_WIDTH` wide): where calibration should measure
+        them (``companion.vision.plane.Layout``)."""
+        scale = PLAY_WIDTH / self.width
+        return {
+            "outer": [round(x * scale, 3) for x in self.outer],
+            "home": [round(x * scale, 3) for x in self.home],
+        }
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "bar_mm": self.bar_width,
+            "outer_point_mm": self.outer_point_width,
+            "home_point_mm": self.home_point_width,
+            "width_mm": self.width,
+            "outer": list(self.outer),
+            "home": list(self.home),
+            "on_corners_plane": self.on_corners_plane(),
+        }
+
+    # -- what lies where (the module's functions give the canonical shape's answers) -------
+
+    def point(self, number: int) -> PointShape:
+        """White's point ``number`` (1-24) on this board."""
+        if not 1 <= number <= 24:
+            raise ValueError(f"point {number} does not exist: points are numbered 1-24")
+        if number <= 6:
+            width = self.home_point_width
+            x = self.width - (number - 0.5) * width
+        elif number <= 12:
+            width = self.outer_point_width
+            x = self.bar_left - (number - 6 - 0.5) * width
+        elif number <= 18:
+            width = self.outer_point_width
+            x = (number - 12 - 0.5) * width
+        else:
+            width = self.home_point_width
+            x = self.bar_right + (number - 18 - 0.5) * width
+        if number <= 12:
+            return PointShape(number, x, PLAY_HEIGHT, PLAY_HEIGHT - POINT_LENGTH, width)
+        return PointShape(number, x, 0.0, POINT_LENGTH, width)
+
+    def stack_centres(
+        self, number: int, count: int, style: StackStyle = "line"
+    ) -> list[tuple[float, float, int]]:
+        """:func:`stack_centres` on this board: the stack on the point's own axis."""
+        axis = self.point(number).base_x
+        return [(axis, y, layer) for _, y, layer in stack_centres(number, count, style)]
+
+    def bar_centres(
+        self, colour: Literal["white", "black"], count: int
+    ) -> list[tuple[float, float, int]]:
+        """:func:`bar_centres` on this board: centred on the bar however narrow it is (a
+        checker wider than the bar overhangs it, as on real boards)."""
+        x = self.bar_left + self.bar_width / 2
+        return [(x, y, layer) for _, y, layer in bar_centres(colour, count)]
+
+    def bar_rect(self) -> Rect:
+        return (self.bar_left, 0.0, self.bar_right, PLAY_HEIGHT)
+
+    def tray_rect(self, colour: Literal["white", "black"]) -> Rect:
+        """The borne-off tray of each colour, beside the playing area as on every board."""
+        shift = self.width - PLAY_WIDTH
+        x0, y0, x1, y1 = tray_rect(colour)
+        return (x0 + shift, y0, x1 + shift, y1)
+
+    def tray_slots(self, colour: Literal["white", "black"], count: int) -> list[Rect]:
+        shift = self.width - PLAY_WIDTH
+        return [(x0 + shift, y0, x1 + shift, y1) for x0, y0, x1, y1 in tray_slots(colour, count)]
+
+    def half_of(self, x: float, y: float) -> Half:
+        """Which part of this board a spot belongs to (for judging where dice rest)."""
+        if not (0.0 <= x <= self.width and 0.0 <= y <= PLAY_HEIGHT):
+            return "outside"
+        if x < self.bar_left:
+            return "outer"
+        if x > self.bar_right:
+            return "home"
+        return "bar"
+
+
+CANONICAL_SHAPE = BoardShape()

@@ -26,6 +26,7 @@ from companion.sim.shape import (
     ImpossibleShape,
 )
 from companion.sim.styles import board_style
+from tests.test_vision_sim import board
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "sim"
 SMALL = (480, 270)
@@ -44,46 +45,46 @@ PLAIN = {
 }
 
 
-def board(points: dict[int, int], bar: tuple[int, int] = (0, 0)) -> Checkers:
-    values = [0] * 24
-    for number, count in points.items():
-        values[number - 1] = count
-    return Checkers(tuple(values), {"white": bar[0], "black": bar[1]}, {"white": 0, "black": 0})
-
-
 OPENING = Checkers.of(Position.opening().to_absolute("white"))
 SINGLES = board({1: 1, 6: -1, 7: 1, 12: -1, 13: 1, 18: -1, 19: 1, 24: -1}, bar=(1, 1))
 """One checker on each point beside the bar and the frame, one of each colour on the bar."""
 
 
 class TestTheStandardBoardIsUnchanged:
-    def test_the_standard_shape_gives_geometry_s_very_numbers(self) -> None:
+    def test_the_standard_shape_is_the_canonical_board(self) -> None:
+        """geometry's functions are the canonical shape's answers: pin them to the numbers
+        every frame drawn so far was drawn with."""
         shape = CANONICAL_SHAPE
         assert shape.is_canonical
-        assert (shape.width, shape.bar_left, shape.bar_right) == (
-            g.PLAY_WIDTH,
-            g.BAR_LEFT,
-            g.BAR_RIGHT,
-        )
-        for number in range(1, 25):
-            point = shape.point(number)
-            standard = g.point_shape(number)
-            assert (point.base_x, point.base_y, point.tip_y) == (
-                standard.base_x,
-                standard.base_y,
-                standard.tip_y,
+        assert (shape.width, shape.bar_left, shape.bar_right) == (530.0, 240.0, 290.0)
+        outer_xs = [20.0, 60.0, 100.0, 140.0, 180.0, 220.0]
+        home_xs = [310.0, 350.0, 390.0, 430.0, 470.0, 510.0]
+        bases = home_xs[::-1] + outer_xs[::-1] + outer_xs + home_xs
+        for number, x in enumerate(bases, start=1):
+            point = g.point_shape(number)
+            assert point == shape.point(number)
+            white_side = number <= 12
+            assert (point.base_x, point.base_y, point.tip_y, point.width) == (
+                x,
+                440.0 if white_side else 0.0,
+                260.0 if white_side else 180.0,
+                40.0,
             )
-            assert point.triangle() == standard.triangle()
-            for style in ("line", "layers"):
-                assert shape.stack_centres(number, 9, style) == g.stack_centres(number, 9, style)
+            assert point.triangle()[:2] == ((x - 20.0, point.base_y), (x + 20.0, point.base_y))
         for colour in ("white", "black"):
             assert shape.bar_centres(colour, 3) == g.bar_centres(colour, 3)
             assert shape.tray_rect(colour) == g.tray_rect(colour)
             assert shape.tray_slots(colour, 15) == g.tray_slots(colour, 15)
-        assert shape.bar_rect() == g.bar_rect()
-        for x in np.linspace(-20.0, g.PLAY_WIDTH + 20.0, 113):
-            for y in (-1.0, 0.0, 200.0, g.PLAY_HEIGHT):
-                assert shape.half_of(float(x), y) == g.half_of(float(x), y)
+        assert g.bar_rect() == (240.0, 0.0, 290.0, 440.0)
+        assert [g.half_of(x, 220.0) for x in (-0.1, 0.0, 239.9, 240.0, 290.0, 290.1, 530.0)] == [
+            "outside",
+            "outer",
+            "outer",
+            "bar",
+            "bar",
+            "home",
+            "home",
+        ]
         assert board_model.object_right() == board_model.OBJECT_RIGHT
         assert board_model.centre_x() == board_model.CENTRE_X
 

@@ -16,6 +16,7 @@ import pytest
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.sim.occluders import Hand
+from companion.sim.shape import CANONICAL_SHAPE, BoardShape
 from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
 from companion.vision.reader import read_frame
@@ -37,9 +38,12 @@ def board(
 
 
 @lru_cache(maxsize=8)
-def profile_for(seed: int, tilt: float, white_home: str = "bottom-right") -> Profile:
+def profile_for(
+    seed: int, tilt: float, white_home: str = "bottom-right", shape: BoardShape = CANONICAL_SHAPE
+) -> Profile:
     opening = Position.opening().to_absolute("white")
-    frame = render(random_scene(seed, opening, tilt=tilt, white_home=white_home, **SETUP))
+    scene = random_scene(seed, opening, tilt=tilt, white_home=white_home, shape=shape, **SETUP)
+    frame = render(scene)
     return calibrate(frame.image, corners=frame.truth["board_corners_px"])
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from companion.sim.cube import CubeSpec, InvalidCube
 from companion.sim.demo import render_demo_game
 from companion.sim.scene import Checkers
 from companion.sim.sequences import DEFAULT_TURNS, render_game
-from companion.sim.shape import BAR_WIDTHS, POINT_WIDTHS, BoardShape
+from companion.sim.shape import BAR_WIDTHS, CANONICAL_SHAPE, POINT_WIDTHS, BoardShape
 from companion.sim.styles import (
     BOARD_STYLES,
     CHECKER_SETS,
@@ -284,17 +285,16 @@ def _shape(args: argparse.Namespace) -> BoardShape | None:
             "--point-width sets both halves' points: leave it out to give "
             "--outer-point-width and --home-point-width apart"
         )
-    standard = BoardShape()
-    both = standard.outer_point_width if args.point_width is None else args.point_width
-    outer = both if args.outer_point_width is None else args.outer_point_width
-    home = both if args.home_point_width is None else args.home_point_width
-    bar = standard.bar_width if args.bar_width is None else args.bar_width
-    return BoardShape(bar, outer, home)
+    outer = args.point_width if args.outer_point_width is None else args.outer_point_width
+    home = args.point_width if args.home_point_width is None else args.home_point_width
+    given = {"bar_width": args.bar_width, "outer_point_width": outer, "home_point_width": home}
+    return replace(CANONICAL_SHAPE, **{name: mm for name, mm in given.items() if mm is not None})
 
 
 def _look(args: argparse.Namespace) -> dict[str, object]:
     return {
         "shape": _shape(args),
+        "varied_shape": args.vary_shape,
         "style": args.style,
         "checker_set": args.checkers,
         "lighting": args.lighting,
@@ -340,7 +340,6 @@ def run(args: argparse.Namespace) -> int:
             dice=specs,
             on_roll=on_roll.value if on_roll else None,
             size=args.size,
-            varied_shape=args.vary_shape,
             **_look(args),
         )
         frame = render(scene)
@@ -359,8 +358,6 @@ def _run_game(args: argparse.Namespace) -> int:
         raise InvalidScene(f"--turns must be 0 or more, not {args.turns}")
     path = _prepare_output(args.output)
     look = {k: v for k, v in _look(args).items() if k != "hand" and v is not None}
-    if args.vary_shape:
-        look["varied_shape"] = True
     events: list[dict[str, object]] = []
     count = 0
     chosen: dict[str, Any] = look

@@ -288,20 +288,13 @@ def board_texture(
     Cached: every frame of a style warps the same texture. Texture pixels map to the *world*
     plane (after the orientation flip), see :func:`texture_to_canonical` and :class:`Orientation`.
     """
-    texture = _painted(style) if shape.is_canonical else _painted_shaped(style, shape)
+    texture = _painted(style) if shape.is_canonical else _reshaped(_painted(style), shape)
     orientation = Orientation(white_home, shape)
     if orientation.flip_x:
         texture = texture[:, ::-1]
     if orientation.flip_y:
         texture = texture[::-1, :]
     return np.ascontiguousarray(texture)
-
-
-@lru_cache(maxsize=16)
-def _painted_shaped(style: BoardStyle, shape: BoardShape) -> Image:
-    """A board of other proportions, cached apart: a set where every frame has its own
-    proportions never pushes the standard paintings (half a second each) out of theirs."""
-    return _reshaped(_painted(style), shape)
 
 
 @lru_cache(maxsize=12)
@@ -347,7 +340,7 @@ def _painted(style: BoardStyle) -> Image:
         )
     inlay_colour = tuple(int(min(255, c * 1.5 + 25)) for c in style.frame)
     _paint(canvas, inlay, inlay_colour, np.ones((h, w), np.float32))  # type: ignore[arg-type]
-    hinge_x = (shape.bar_left + shape.bar_right) / 2
+    hinge_x = shape.middle("bar")
     hinge = np.zeros((h, w), np.uint8)
     a, b = _px(hinge_x, OBJECT_TOP), _px(hinge_x, OBJECT_BOTTOM)
     cv2.line(hinge, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])), 255, 2, cv2.LINE_AA)
@@ -368,19 +361,18 @@ def _reshaped(texture: Image, shape: BoardShape) -> Image:
     """The standard board's painted texture with its halves and bar moved to ``shape``'s.
 
     Each stretch between the halves' ends (the frame, the outer half, the bar, the home
-    half, the frame and trays beyond) is stretched on its own, so every point's triangle
-    becomes exactly the triangle of its width on this board (a triangle stretched sideways
-    is still a triangle, its base and tip where the shape puts them) and the grain and tones
-    stay the style's. Painting a board anew costs half a second; this costs a few
-    milliseconds, so a set where every frame has its own proportions renders nearly as fast
-    as one of standard boards.
+    half, the frame and trays beyond) is stretched on its own by
+    :func:`companion.geometry.canonical_xs` (the map the vision code reads such a board
+    through), so every point's triangle becomes exactly the triangle of its width on this
+    board (a triangle stretched sideways is still a triangle, its base and tip where the shape
+    puts them) and the grain and tones stay the style's. Painting a board anew costs half a
+    second; this costs a few tens of milliseconds, so a set where every frame has its own
+    proportions renders nearly as fast as one of standard boards.
     """
     width, height = texture_size(shape)
-    right = object_right(shape)
-    shaped = [OBJECT_LEFT - 1.0, 0.0, shape.bar_left, shape.bar_right, shape.width, right + 1.0]
-    standard = [OBJECT_LEFT - 1.0, 0.0, g.BAR_LEFT, g.BAR_RIGHT, g.PLAY_WIDTH, OBJECT_RIGHT + 1.0]
     columns = np.arange(width, dtype=np.float64) / TEXTURE_PX_PER_MM + OBJECT_LEFT
-    source = (np.interp(columns, shaped, standard) - OBJECT_LEFT) * TEXTURE_PX_PER_MM
+    canonical = g.canonical_xs(columns, shape.outer, shape.home)
+    source = (canonical - OBJECT_LEFT) * TEXTURE_PX_PER_MM
     map_x = np.ascontiguousarray(np.broadcast_to(source.astype(np.float32), (height, width)))
     map_y = np.ascontiguousarray(
         np.broadcast_to(np.arange(height, dtype=np.float32)[:, None], (height, width))

@@ -363,8 +363,7 @@ class _Demo:
 
     def cup_hand(self, mover: str, half: str) -> occluders.Hand:
         """The roller's hand with the dice cup, just emptied over their right-hand half."""
-        shape = self.shape
-        middle = shape.bar_left / 2 if half == "outer" else (shape.bar_right + shape.width) / 2
+        middle = self.shape.middle("outer" if half == "outer" else "home")
         near = g.PLAY_HEIGHT - 70.0 if mover == "white" else 70.0
         spot = (middle + float(self.rng.uniform(-40, 40)), near)
         hand = _hand_at(self.rng, spot, mover)

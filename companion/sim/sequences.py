@@ -126,7 +126,7 @@ def _changed_spots(
             shape = board.point(index + 1)
             spots.append((shape.base_x, (shape.base_y + shape.tip_y) / 2))
     if before.bar[mover] != after.bar[mover]:
-        spots.append(((board.bar_left + board.bar_right) / 2, g.PLAY_HEIGHT / 2))
+        spots.append((board.middle("bar"), g.PLAY_HEIGHT / 2))
     if before.off[mover] != after.off[mover]:
         x0, y0, x1, y1 = board.tray_rect("white" if mover == "white" else "black")
         spots.append(((x0 + x1) / 2, (y0 + y1) / 2))

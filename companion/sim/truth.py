@@ -15,7 +15,7 @@ A frame's truth holds:
   the dice are the opening roll, one per player);
 * ``board_corners_px``: the image positions of the playing area's corners (0, 0), (W, 0),
   (W, H), (0, H), lens distortion included (``W`` is the shape's width);
-  ``board_shape``: the board's proportions (:meth:`companion.sim.shape.BoardShape.to_json`:
+  ``board_shape``: the board's proportions (:meth:`companion.geometry.BoardShape.to_json`:
   bar and point widths, each half's ends in mm, and where they lie on the plane of the
   corners, as calibration's ``Layout`` measures them); ``orientation``: the image quadrant of
   each quarter of the board and whether the setup is mirrored;
@@ -59,7 +59,7 @@ def _quadrant_of(camera: Camera, orientation: board.Orientation, x: float, y: fl
 def quadrants(camera: Camera, orientation: board.Orientation) -> dict[str, object]:
     """Which image quadrant shows each quarter of the board, as the camera actually sees it."""
     shape = orientation.shape
-    quarter_x = {"home": (shape.bar_right + shape.width) / 2, "outer": shape.bar_left / 2}
+    quarter_x = {half: shape.middle(half) for half in ("home", "outer")}
     quarter_y = {"white": g.PLAY_HEIGHT * 0.75, "black": g.PLAY_HEIGHT * 0.25}
     seen = {
         _quadrant_of(camera, orientation, quarter_x[half], quarter_y[colour]): f"{colour} {half}"

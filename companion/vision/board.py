@@ -96,7 +96,7 @@ class FoundBoard:
     """How many times better the points line up here than half a point along the rows."""
 
 
-class BoardShape(NamedTuple):
+class RowProportions(NamedTuple):
     """How a real board's points sit in its playing area, as shares of the area's size."""
 
     bar: float
@@ -106,8 +106,8 @@ class BoardShape(NamedTuple):
 
 
 SHAPES = (
-    BoardShape(g.BAR_WIDTH / g.PLAY_WIDTH, g.POINT_LENGTH / g.PLAY_HEIGHT),
-    BoardShape(0.05, 0.45),
+    RowProportions(g.BAR_WIDTH / g.PLAY_WIDTH, g.POINT_LENGTH / g.PLAY_HEIGHT),
+    RowProportions(0.05, 0.45),
 )
 """The canonical board (the simulator's) and a tournament board's narrow bar and long points."""
 
@@ -116,7 +116,7 @@ class Model(NamedTuple):
     """What a guess is scored on: a board's shape, and whether the frame past the points' bases
     counts (:func:`_point_features`)."""
 
-    shape: BoardShape
+    shape: RowProportions
     bare_frame: bool
 
 

@@ -157,15 +157,7 @@ class Layout:
         """:meth:`to_canonical` of many ``x`` at once (``y`` is the same on both planes)."""
         if self.is_canonical:
             return xs
-        stretches = self.stretches()
-        # where each stretch begins on this board, the first reaching minus infinity
-        starts = np.array(
-            [-math.inf] + [slope * x0 + offset for x0, _, slope, offset in stretches[1:]]
-        )
-        which = np.searchsorted(starts, xs, side="right") - 1
-        slopes = np.array([stretch[2] for stretch in stretches])
-        offsets = np.array([stretch[3] for stretch in stretches])
-        return np.asarray((xs - offsets[which]) / slopes[which], dtype=np.float64)
+        return g.canonical_xs(xs, self.outer, self.home)
 
 
 CANONICAL_LAYOUT = Layout()
