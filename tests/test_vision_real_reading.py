@@ -45,28 +45,7 @@ LEAST_RIGHT = {
 test12's 19-point (a stack of five lit unevenly, read as more, unsurely)."""
 
 
-KNOWN_FAILURES = {
-    "data__images__test__test10.jpg": (
-        "two gold checkers lie across the bar's centre line, so the bar looks like its own "
-        "mirror image and calibration misses them: the bar reads empty, surely"
-    ),
-}
-"""Photos the reader still gets wrong, and why (strict: a fix makes the test say so)."""
-
-
-@pytest.mark.parametrize(
-    "photo",
-    [
-        pytest.param(
-            photo,
-            id=photo["file"],
-            marks=[pytest.mark.xfail(strict=True, reason=KNOWN_FAILURES[photo["file"]])]
-            if photo["file"] in KNOWN_FAILURES
-            else [],
-        )
-        for photo in LABELLED
-    ],
-)
+@pytest.mark.parametrize("photo", LABELLED, ids=[p["file"] for p in LABELLED])
 def test_points_read_surely_on_a_real_board_are_right(photo: dict[str, Any]) -> None:
     path = shared_path("real-photos", "christiancorro-BackgammonCV", "images", photo["file"])
     image = cv2.imread(str(path))

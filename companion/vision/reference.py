@@ -179,26 +179,35 @@ UNLIKE_MIRROR = 30.0
 """Colour distance from the bar's mirror image beyond which a pixel is something lying on it."""
 SMOOTH_ROWS = 9.0
 """Length (mm) along the bar over which a row's checker-like share is averaged."""
+SOME_COLOUR = 0.15
+"""Share of a few rows of the bar's middle showing a checker colour from which rows unlike the
+bare bar there count as checker too (a shiny checker's highlights)."""
 ACROSS_BAR = 0.5
 """Share of the bar's middle a row must show checker-like to be crossed by a checker."""
 
 
 def checkers_on_bar(view_lab: FloatImage, white: Lab, black: Lab, scale: float) -> bool:
     """Whether checkers lie on the bar of a calibration frame: rows of its middle, a checker's
-    length together, that look like a checker colour and unlike the bar's mirror image (a
-    board is made alike at both ends of its bar, hinges and all; checkers lie where they fell).
-    The empty board made from such a frame would show them as part of the bar."""
+    length together, that look like a checker colour (or unlike the bare bar, among rows that
+    show some checker colour: a shiny checker's highlights) and unlike the bar's mirror image
+    (a board is made alike at both ends of its bar, hinges and all; checkers lie where they
+    fell). The empty board made from such a frame would show them as part of the bar."""
     middle = g.BAR_LEFT + g.BAR_WIDTH / 2
     columns = slice(view_column(middle - BAR_BAND, scale), view_column(middle + BAR_BAND, scale))
     rows = slice(view_row(15.0, scale), view_row(g.PLAY_HEIGHT - 15.0, scale))
     band = np.ascontiguousarray(view_lab[rows, columns], np.float32)
     mirrored = np.ascontiguousarray(band[::-1])
-    like = (nearest_checker_distance(band, white, black) < CHECKER_LIKE) & (
-        colour_distance(band, mirrored) > UNLIKE_MIRROR
-    )
+    unlike_mirror = colour_distance(band, mirrored) > UNLIKE_MIRROR
+    checker_like = nearest_checker_distance(band, white, black) < CHECKER_LIKE
+    # a shiny checker shows its highlights as much as the colour learned from the points,
+    # but never the bar's own: unlike the bare bar counts where checker colour shows nearby
+    unlike_bare = colour_distance(band, _median_colour(band.reshape(-1, 3))) > UNLIKE_MIRROR
     # over a few rows at once: a shiny checker's highlights break its colour row by row
-    window = max(1, round(SMOOTH_ROWS * scale))
-    share = np.convolve(np.mean(like, axis=1), np.ones(window) / window, mode="same")
+    rows_together = max(1, round(SMOOTH_ROWS * scale))
+    window = np.ones(rows_together) / rows_together
+    some_colour = np.convolve(np.mean(checker_like, axis=1), window, mode="same") > SOME_COLOUR
+    like = (checker_like | (unlike_bare & some_colour[:, None])) & unlike_mirror
+    share = np.convolve(np.mean(like, axis=1), window, mode="same")
     crossed = share > ACROSS_BAR
     # the longest run of crossed rows
     longest = run = 0
