@@ -54,7 +54,8 @@ def _axes(
     profile: npt.NDArray[np.float64], guesses: npt.NDArray[np.float64], scale: float
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Each point's axis near its guess (the centroid of its peak's upper part), and how far
-    the peak stands above its window's lowest value."""
+    the peak stands above its window's lowest value. (The outermost two axes are not fitted,
+    :func:`_line`, but their ridges count toward the half's.)"""
     xs = (np.arange(len(profile)) + 0.5) / scale + VIEW_LEFT
     axes, ridges = [], []
     for guess in guesses:

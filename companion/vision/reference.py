@@ -179,6 +179,9 @@ UNLIKE_MIRROR = 30.0
 """Colour distance from the bar's mirror image beyond which a pixel is something lying on it."""
 SMOOTH_ROWS = 9.0
 """Length (mm) along the bar over which a row's checker-like share is averaged."""
+UNLIKE_BARE = 30.0
+"""Colour distance from the bare bar's colour (its median) beyond which a pixel is something
+lying on it."""
 SOME_COLOUR = 0.15
 """Share of a few rows of the bar's middle showing a checker colour from which rows unlike the
 bare bar there count as checker too (a shiny checker's highlights)."""
@@ -201,13 +204,17 @@ def checkers_on_bar(view_lab: FloatImage, white: Lab, black: Lab, scale: float) 
     checker_like = nearest_checker_distance(band, white, black) < CHECKER_LIKE
     # a shiny checker shows its highlights as much as the colour learned from the points,
     # but never the bar's own: unlike the bare bar counts where checker colour shows nearby
-    unlike_bare = colour_distance(band, _median_colour(band.reshape(-1, 3))) > UNLIKE_MIRROR
+    unlike_bare = colour_distance(band, _median_colour(band)) > UNLIKE_BARE
     # over a few rows at once: a shiny checker's highlights break its colour row by row
     rows_together = max(1, round(SMOOTH_ROWS * scale))
     window = np.ones(rows_together) / rows_together
-    some_colour = np.convolve(np.mean(checker_like, axis=1), window, mode="same") > SOME_COLOUR
+
+    def along_bar(mask: npt.NDArray[np.bool_]) -> npt.NDArray[np.float64]:
+        return np.convolve(mask.mean(axis=1), window, mode="same")
+
+    some_colour = along_bar(checker_like) > SOME_COLOUR
     like = (checker_like | (unlike_bare & some_colour[:, None])) & unlike_mirror
-    share = np.convolve(np.mean(like, axis=1), window, mode="same")
+    share = along_bar(like)
     crossed = share > ACROSS_BAR
     # the longest run of crossed rows
     longest = run = 0
