@@ -170,36 +170,46 @@ def half_of(x: float, y: float) -> Half:
     return CANONICAL_SHAPE.half_of(x, y)
 
 
-def canonical_xs(
-    xs: npt.NDArray[np.float64], outer: tuple[float, float], home: tuple[float, float]
-) -> npt.NDArray[np.float64]:
-    """Where each ``x`` of a board whose halves end at ``outer`` and ``home`` (at the frame and
-    at the bar, mm on its own plane) lies on this canonical plane (``y`` is the same on both).
+Stretch = tuple[float, float, float, float]
+"""``(x0, x1, slope, offset)``: canonical ``x`` in ``[x0, x1)`` lies at ``slope * x + offset``
+on a board of other proportions."""
+
+
+def stretches(outer: tuple[float, float], home: tuple[float, float]) -> tuple[Stretch, ...]:
+    """The stretches of the canonical plane, left to right, for a board whose halves end at
+    ``outer`` and ``home`` (at the frame and at the bar, mm on its own plane).
 
     Real boards have their own proportions (a narrower bar, wider points, halves unlike each
     other). Each half and the bar are stretched on their own onto the canonical ones, so a
     point's triangle lands exactly on the canonical point; beyond the playing area (the frame,
-    the trays) only the nearest end moves. The vision code reads a measured board through this
-    map and the simulator paints boards of any proportions with it, so both agree to the bit.
+    the trays) only the nearest end moves. The vision code reads a measured board through
+    these and the simulator paints boards of any proportions with them, so both agree to the
+    bit.
     """
     (a, b), (c, d) = outer, home
     outer_slope = (b - a) / HALF_WIDTH
     bar_slope = (c - b) / BAR_WIDTH
     home_slope = (d - c) / HALF_WIDTH
-    # each stretch left to right: where it starts on the canonical plane, its slope, its offset
-    # (canonical x in it lies at slope * x + offset on this board)
-    stretches = (
-        (-math.inf, 1.0, a),
-        (0.0, outer_slope, a),
-        (BAR_LEFT, bar_slope, b - bar_slope * BAR_LEFT),
-        (BAR_RIGHT, home_slope, c - home_slope * BAR_RIGHT),
-        (PLAY_WIDTH, 1.0, d - PLAY_WIDTH),
+    return (
+        (-math.inf, 0.0, 1.0, a),
+        (0.0, BAR_LEFT, outer_slope, a),
+        (BAR_LEFT, BAR_RIGHT, bar_slope, b - bar_slope * BAR_LEFT),
+        (BAR_RIGHT, PLAY_WIDTH, home_slope, c - home_slope * BAR_RIGHT),
+        (PLAY_WIDTH, math.inf, 1.0, d - PLAY_WIDTH),
     )
+
+
+def canonical_xs(
+    xs: npt.NDArray[np.float64], outer: tuple[float, float], home: tuple[float, float]
+) -> npt.NDArray[np.float64]:
+    """Where each ``x`` of a board whose halves end at ``outer`` and ``home`` lies on this
+    canonical plane (``y`` is the same on both): :func:`stretches` undone."""
+    parts = stretches(outer, home)
     # where each stretch begins on this board, the first reaching minus infinity
-    starts = np.array([-math.inf] + [slope * x0 + offset for x0, slope, offset in stretches[1:]])
+    starts = np.array([-math.inf] + [slope * x0 + offset for x0, _, slope, offset in parts[1:]])
     which = np.searchsorted(starts, xs, side="right") - 1
-    slopes = np.array([slope for _, slope, _ in stretches])
-    offsets = np.array([offset for _, _, offset in stretches])
+    slopes = np.array([slope for _, _, slope, _ in parts])
+    offsets = np.array([offset for _, _, _, offset in parts])
     return np.asarray((xs - offsets[which]) / slopes[which], dtype=np.float64)
 
 

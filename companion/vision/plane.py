@@ -131,21 +131,9 @@ class Layout:
     def bar_width(self) -> float:
         return self.home[0] - self.outer[1]
 
-    def stretches(self) -> tuple[tuple[float, float, float, float], ...]:
-        """``(x0, x1, slope, offset)`` for each stretch of the canonical plane, left to right:
-        canonical ``x`` in ``[x0, x1)`` lies at ``slope * x + offset`` on this board. Beyond
-        the playing area (the margin, the trays) only the nearest end moves."""
-        (a, b), (c, d) = self.outer, self.home
-        outer_slope = (b - a) / g.HALF_WIDTH
-        bar_slope = (c - b) / g.BAR_WIDTH
-        home_slope = (d - c) / g.HALF_WIDTH
-        return (
-            (-math.inf, 0.0, 1.0, a),
-            (0.0, g.BAR_LEFT, outer_slope, a),
-            (g.BAR_LEFT, g.BAR_RIGHT, bar_slope, b - bar_slope * g.BAR_LEFT),
-            (g.BAR_RIGHT, g.PLAY_WIDTH, home_slope, c - home_slope * g.BAR_RIGHT),
-            (g.PLAY_WIDTH, math.inf, 1.0, d - g.PLAY_WIDTH),
-        )
+    def stretches(self) -> tuple[g.Stretch, ...]:
+        """This board's :func:`companion.geometry.stretches`, left to right."""
+        return g.stretches(self.outer, self.home)
 
     def to_canonical(self, xy: tuple[float, float]) -> tuple[float, float]:
         """The canonical plane point that shows this board's point ``xy``."""
