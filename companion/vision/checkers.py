@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.vision.maps import FloatImage, PlaneMaps
+from companion.vision.maps import FloatImage, PlaneMaps, distance_to_range
 from companion.vision.plane import VIEW_LEFT, VIEW_TOP, view_column, view_row
 
 FloatArray = npt.NDArray[np.float64]
@@ -725,6 +725,50 @@ TRAY_SEAMS = 9.0
 """Gaps (mm) between standing checkers that are closed before the row's length is measured."""
 
 
+TRAY_CHANGE = (4.0, 10.0)
+"""Colour change from the empty tray (weighted L*a*b*, above the frame's own noise) over which
+a tray's row goes from bare to surely something standing there. Far below the board's
+foreground thresholds: a checker on edge shows only its shaded rim, and in dim light that
+differs from the tray by less than its face would (measured on development frames: standing
+rows 9-21 units, bare tray 1-3)."""
+
+
+def tray_changes(
+    view_lab: FloatImage, envelope: tuple[FloatImage, FloatImage], scale: float
+) -> dict[Colour, FloatArray]:
+    """How plainly each tray's rows (from its filling end, per view pixel) differ from the
+    empty tray, 0-1, above the noise of this frame.
+
+    The noise is measured on the strip of frame between the playing area and the trays,
+    where nothing lies: light that changed since calibration, or a noisy sensor, raise it
+    there as in the trays, so that only a change beyond it counts.
+    """
+    low, high = envelope
+    gap = (g.PLAY_WIDTH + 5.0, g.PLAY_WIDTH + g.TRAY_GAP - 5.0)
+    rows = slice(view_row(10.0, scale), view_row(g.PLAY_HEIGHT - 10.0, scale))
+    cols = slice(view_column(gap[0], scale), view_column(gap[1], scale))
+    frame = distance_to_range(view_lab[rows, cols], low[rows, cols], high[rows, cols])
+    floor = float(np.median(frame))
+    changes: dict[Colour, FloatArray] = {}
+    for colour in ("white", "black"):
+        x0, y0, x1, y1 = g.tray_rect(colour)
+        rows = slice(view_row(y0, scale), view_row(y1, scale))
+        cols = slice(view_column(x0 + 8.0, scale), view_column(x1 - 8.0, scale))
+        change = distance_to_range(view_lab[rows, cols], low[rows, cols], high[rows, cols])
+        profile = change.mean(axis=1).astype(np.float64)
+        if colour == "white":
+            profile = profile[::-1]  # white's tray fills from the far (bottom) end
+        start, end = TRAY_CHANGE
+        changes[colour] = np.clip((profile - floor - start) / (end - start), 0.0, 1.0)
+    return changes
+
+
+TRAY_CHANGED = 0.2
+"""Share of a tray's first slots plainly changed (:func:`tray_changes` at least 0.5) from
+which a tray whose colours show nothing is not seen empty (4 mm of its 22: one
+standing checker seen edge-on, shortened by the camera's smear)."""
+
+
 BARE_TRAY_EDGES = 0.1
 """Mean edge strength (not on the empty board) over a tray's first slots below which a tray of
 the checkers' own colour is seen empty: standing checkers show their seams and rims."""
@@ -736,6 +780,7 @@ def read_tray(
     smear: float = 0.0,
     visible: float = 1.0,
     contrast: float = 1.0,
+    change: FloatArray | None = None,
 ) -> RegionReading:
     """Borne-off checkers standing on edge in ``colour``'s tray, counted by the row's length.
 
@@ -744,7 +789,11 @@ def read_tray(
     longer than it is, by up to a part of the smear (:data:`TRAY_REACH`). ``visible`` is the
     share of the empty tray where a checker of this colour would plainly show: in a tray of
     the checkers' own colour a row's length is no proof of a count. Only a tray bare of edges
-    (``contrast``: the profile's :func:`rim_contrast`) is seen empty.
+    (``contrast``: the profile's :func:`rim_contrast`) is seen empty, and only one whose
+    first slot did not change from the empty tray (``change``, the tray's row of
+    :func:`tray_changes`): standing checkers whose shaded rims differ from the tray too little
+    to look like a checker's colour (dim light) still change it. Rows are not measured on the
+    change, which shadows and the checkers' tops lengthen.
     """
     scale = maps.scale
     x0, y0, x1, y1 = g.tray_rect(colour)
@@ -780,6 +829,10 @@ def read_tray(
             doubt = float(np.mean(edges[first])) >= BARE_TRAY_EDGES * contrast
         else:
             doubt = float(np.max(rows[first])) >= TRAY_STRIPES
+        if change is not None and float(np.mean(change[first] >= 0.5)) >= TRAY_CHANGED:
+            # the first slot changed from the empty tray without looking like a checker:
+            # standing checkers whose shaded rims are all that shows (dim light), or a shadow
+            doubt = True
         if doubt:
             confidence = min(confidence, CAMOUFLAGED_CONFIDENCE)
     elif visible < 0.5:

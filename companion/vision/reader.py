@@ -588,8 +588,13 @@ def read_frame(
     bar_confidence = 0.0 if profile.bar_hidden else min(bar_white.confidence, bar_black.confidence)
     smear = tray_smear(image_to_plane, size)
     showing = _tray_visibility(profile.reference, profile.colours)
-    off_white = checkers.read_tray(maps, "white", smear["white"], showing["white"], contrast)
-    off_black = checkers.read_tray(maps, "black", smear["black"], showing["black"], contrast)
+    change = checkers.tray_changes(view_lab, _envelope(profile.reference), VIEW_SCALE)
+    off_white = checkers.read_tray(
+        maps, "white", smear["white"], showing["white"], contrast, change["white"]
+    )
+    off_black = checkers.read_tray(
+        maps, "black", smear["black"], showing["black"], contrast, change["black"]
+    )
     bar = Counts(bar_white.count, bar_black.count)
     found_dice = settle_free_dice(found_dice, regions, bar)
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
