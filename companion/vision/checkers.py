@@ -384,7 +384,8 @@ def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> Float
 
 def camouflage_profiles(camouflage: FloatImage, scale: float) -> FloatArray:
     """Per point and mm from its base: 1 where the empty board there looks like a checker
-    colour (from :func:`companion.vision.maps.camouflage`), 0 where checkers show plainly."""
+    colour (``camouflage``: the empty board's colour distance to the nearer checker colour), 0
+    where checkers show plainly."""
     near = axis_profiles(camouflage, scale, BAND_HALF)
     hiding: FloatArray = np.clip((CAMOUFLAGE - near) / (CAMOUFLAGE / 2), 0.0, 1.0)
     return hiding

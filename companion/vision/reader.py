@@ -33,7 +33,6 @@ from companion.vision.maps import (
     FOREGROUND_LOW,
     FloatImage,
     PlaneMaps,
-    camouflage,
     colour_distance,
     edge_strength,
     grow_edges,
@@ -108,24 +107,30 @@ def _envelope(text: str) -> tuple[FloatImage, FloatImage]:
 
 
 @lru_cache(maxsize=4)
+def _checker_distances(text: str, colours: Colours) -> tuple[FloatImage, FloatImage]:
+    """The empty board's colour distance to each checker colour, blurred over 5 x 5 pixels
+    (once per profile: :func:`_camouflage` and :func:`_visibility` both start from them)."""
+    lab, _edges = _reference(text)
+    smooth: FloatImage = np.asarray(cv2.blur(lab, (5, 5)), dtype=np.float32)
+    return colour_distance(smooth, colours.white), colour_distance(smooth, colours.black)
+
+
+@lru_cache(maxsize=4)
 def _camouflage(text: str, colours: Colours) -> checkers.FloatArray:
     """Where along every point the empty board has a checker's colour (once per profile)."""
-    lab, _edges = _reference(text)
-    return checkers.camouflage_profiles(camouflage(lab, colours), VIEW_SCALE)
+    to_white, to_black = _checker_distances(text, colours)
+    return checkers.camouflage_profiles(np.minimum(to_white, to_black), VIEW_SCALE)
 
 
 @lru_cache(maxsize=4)
 def _visibility(text: str, colours: Colours) -> checkers.FloatArray:
     """How plainly a checker of each colour would show on every strip sample (per profile)."""
-    lab, _edges = _reference(text)
-    smooth: FloatImage = np.asarray(cv2.blur(lab, (5, 5)), dtype=np.float32)
     return np.stack(
         [
             checkers.strip_samples(
-                np.clip((colour_distance(smooth, colour) - FOREGROUND_LOW) / FOREGROUND_SPAN, 0, 1),
-                VIEW_SCALE,
+                np.clip((distance - FOREGROUND_LOW) / FOREGROUND_SPAN, 0, 1), VIEW_SCALE
             )
-            for colour in (colours.white, colours.black)
+            for distance in _checker_distances(text, colours)
         ]
     )
 
