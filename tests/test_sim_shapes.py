@@ -18,8 +18,10 @@ from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render, render_game
 from companion.sim import board as board_model
 from companion.sim.checkers import JITTER, place_checkers
+from companion.sim.scene import PLAIN_LOOK
 from companion.sim.shape import (
     CANONICAL_SHAPE,
+    NO_MARGINS,
     VARIED_BAR,
     VARIED_POINTS,
     BoardShape,
@@ -42,6 +44,7 @@ PLAIN = {
     "clutter": False,
     "noise": 0.0,
     "size": (960, 540),
+    "margins": NO_MARGINS,
 }
 
 
@@ -111,8 +114,9 @@ class TestTheStandardBoardIsUnchanged:
         self, name: str, seed: int, options: dict[str, object]
     ) -> None:
         """Two committed frames (made before boards had shapes) come out byte for byte. When
-        the renderer changes on purpose, regenerate the fixtures (``fixtures/sim/README.md``)."""
-        look = {"style": "tournament-red", **options}
+        the renderer changes on purpose, regenerate the fixtures (``fixtures/sim/README.md``).
+        The fixtures show plain checkers on a board without margins (``PLAIN_LOOK``)."""
+        look = {"style": "tournament-red", **options, **PLAIN_LOOK}
         frame = render(random_scene(seed, OPENING, on_roll="white", size=(640, 360), **look))
         _, encoded = cv2.imencode(".jpg", frame.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
         assert encoded.tobytes() == (FIXTURES / f"{name}.jpg").read_bytes()

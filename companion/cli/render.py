@@ -27,9 +27,17 @@ from companion.sim.cube import CubeSpec, InvalidCube
 from companion.sim.demo import render_demo_game
 from companion.sim.scene import Checkers
 from companion.sim.sequences import DEFAULT_TURNS, render_game
-from companion.sim.shape import BAR_WIDTHS, CANONICAL_SHAPE, POINT_WIDTHS, BoardShape
+from companion.sim.shape import (
+    BAR_WIDTHS,
+    CANONICAL_SHAPE,
+    NO_MARGINS,
+    POINT_WIDTHS,
+    BoardShape,
+    Margins,
+)
 from companion.sim.styles import (
     BOARD_STYLES,
+    CHECKER_LOOKS,
     CHECKER_SETS,
     EXTRA_BOARD_STYLES,
     EXTRA_CHECKER_SETS,
@@ -45,7 +53,8 @@ EXAMPLE = """examples:
   companion render --game --seed 7 --turns 6 -o game/
   companion render --demo --vary -o demo/
   companion render opening --dice 3 1 --bar-width 32 --point-width 41.5 -o narrow-bar/
-  companion render opening --vary-shape --count 20 -o shapes/"""
+  companion render opening --vary-shape --count 20 -o shapes/
+  companion render opening --checker-look marbled --margins 12,8,6 -o marbled/"""
 
 
 class OutputFailed(CompanionError, OSError):
@@ -198,6 +207,21 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="a board of other proportions for each seed (bar 28-50 mm, points 38-43 mm a half)",
     )
+    parser.add_argument(
+        "--checker-look",
+        choices=CHECKER_LOOKS,
+        help="what is on the checkers' tops: plain, concentric rings with an inlaid band, "
+        "marbled resin, or an engraved logo (default: the set's own or one chosen by the seed)",
+    )
+    parser.add_argument(
+        "--margins",
+        type=_margins,
+        metavar="FRAME,BAR,EDGE",
+        help="mm of field between the frame and the outermost points, between the bar and the "
+        "points beside it, and between the frame's long sides and the points' bases, e.g. "
+        "10,6,5; 'style' for the board style's own; 'none' (the default, for now) for points "
+        "touching the frame",
+    )
     parser.add_argument("--hand", choices=("over", "near"), help="a hand over or beside the board")
     parser.add_argument(
         "--no-clutter",
@@ -291,8 +315,30 @@ def _shape(args: argparse.Namespace) -> BoardShape | None:
     return replace(CANONICAL_SHAPE, **{name: mm for name, mm in given.items() if mm is not None})
 
 
+def _margins(text: str) -> Margins | str:
+    """``--margins``: 'none', 'style' or three millimetre figures FRAME,BAR,EDGE."""
+    if text.strip().lower() == "none":
+        return NO_MARGINS
+    if text.strip().lower() == "style":
+        return "style"
+    try:
+        frame, bar, edge = (float(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not three margins: write FRAME,BAR,EDGE in mm, e.g. 10,6,5, "
+            "or 'none' or 'style'"
+        ) from None
+    if not all(0 <= mm <= 30 for mm in (frame, bar, edge)):
+        raise argparse.ArgumentTypeError(
+            f"margins {text!r} are outside 0-30 mm: real boards leave a few mm to 15 mm"
+        )
+    return Margins(frame, bar, edge)
+
+
 def _look(args: argparse.Namespace) -> dict[str, object]:
     return {
+        "checker_look": args.checker_look,
+        "margins": args.margins,
         "shape": _shape(args),
         "varied_shape": args.vary_shape,
         "style": args.style,

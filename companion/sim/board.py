@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.sim.shape import CANONICAL_SHAPE, BoardShape
+from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field, Margins
 from companion.sim.styles import BGR, BoardStyle, Surface
 
 FRAME_HEIGHT = 8.0
@@ -282,13 +282,24 @@ def board_texture(
     style: BoardStyle,
     white_home: WhiteHome = "bottom-right",
     shape: BoardShape = CANONICAL_SHAPE,
+    margins: Margins = NO_MARGINS,
 ) -> Image:
     """The flat painted board (field, points, frame top, trays) seen from straight above.
 
-    Cached: every frame of a style warps the same texture. Texture pixels map to the *world*
-    plane (after the orientation flip), see :func:`texture_to_canonical` and :class:`Orientation`.
+    The points are painted where :class:`companion.sim.shape.Field` puts them on a board of
+    ``shape`` with ``margins`` (the scene passes its style's). Cached: every frame of a style
+    warps the same texture. Texture pixels map to the *world* plane (after the orientation
+    flip), see :func:`texture_to_canonical` and :class:`Orientation`.
     """
-    texture = _painted(style) if shape.is_canonical else _reshaped(_painted(style), shape)
+    field = Field(shape, margins)
+    if shape.is_canonical and field.margins == NO_MARGINS:
+        texture = _painted(style, with_points=True)[0]
+    else:
+        base, point_grain, tones = _painted(style, with_points=False)
+        if not shape.is_canonical:
+            base = _reshaped(base, shape)
+            point_grain = _reshaped(point_grain, shape)
+        texture = _paint_points(base, style, field, point_grain, tones)
     orientation = Orientation(white_home, shape)
     if orientation.flip_x:
         texture = texture[:, ::-1]
@@ -297,14 +308,23 @@ def board_texture(
     return np.ascontiguousarray(texture)
 
 
+Painted = tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float64]]
+
+
 @lru_cache(maxsize=12)
-def _painted(style: BoardStyle) -> Image:
-    """The standard board painted in ``style``."""
+def _painted(style: BoardStyle, with_points: bool) -> Painted:
+    """The standard board painted in ``style``, with the grain and the tones (one per point:
+    printed or inlaid on its own, each differs a little from its neighbours) its points are
+    painted in.
+
+    ``with_points`` paints the standard board's points, pixel for pixel as before boards had
+    margins; without, a board of any shape and margins gets its points from
+    :func:`_paint_points`."""
     shape = CANONICAL_SHAPE
     w, h = texture_size(shape)
     rng = np.random.default_rng(zlib.crc32(style.name.encode()))
     canvas = np.zeros((h, w, 3), dtype=np.float32)
-    # frame everywhere, then the field in the holes, then points
+    # frame everywhere, then the field in the holes (the points come later)
     frame_grain = _grain(rng, (h, w), style.frame_surface)
     _paint(canvas, np.full((h, w), 255, np.uint8), style.frame, frame_grain)
     field_grain = _grain(rng, (h, w), style.field_surface)
@@ -312,19 +332,20 @@ def _painted(style: BoardStyle) -> Image:
     holes_mask = _poly_mask((h, w), hole_polys)
     _paint(canvas, holes_mask, style.field, field_grain)
     point_grain = _grain(rng, (h, w), style.point_surface)
-    # each point printed or inlaid on its own: its tone differs a little from its neighbours'
     tones = 1.0 + 0.03 * np.clip(rng.standard_normal(24), -2.0, 2.0)
-    for colour, parity in ((style.point_a, 0), (style.point_b, 1)):
-        for number in range(1, 25):
-            if number % 2 != parity:
-                continue
-            triangle = list(shape.point(number).triangle())
-            xs, ys = zip(*(_px(x, y) for x, y in triangle), strict=True)
-            left, right = max(int(min(xs)) - 2, 0), min(int(max(xs)) + 3, w)
-            top, bottom = max(int(min(ys)) - 2, 0), min(int(max(ys)) + 3, h)
-            box = (slice(top, bottom), slice(left, right))
-            mask = _poly_mask((h, w), [triangle])[box]
-            _paint(canvas[box], mask, colour, point_grain[box] * np.float32(tones[number - 1]))
+    if with_points:
+        for colour, parity in ((style.point_a, 0), (style.point_b, 1)):
+            for number in range(1, 25):
+                if number % 2 != parity:
+                    continue
+                triangle = list(shape.point(number).triangle())
+                xs, ys = zip(*(_px(x, y) for x, y in triangle), strict=True)
+                left, right = max(int(min(xs)) - 2, 0), min(int(max(xs)) + 3, w)
+                top, bottom = max(int(min(ys)) - 2, 0), min(int(max(ys)) + 3, h)
+                box = (slice(top, bottom), slice(left, right))
+                mask = _poly_mask((h, w), [triangle])[box]
+                grain = point_grain[box] * np.float32(tones[number - 1])
+                _paint(canvas[box], mask, colour, grain)
     # a thin inlay line around the field and the hinge along the bar, as on real cases
     inlay = np.zeros((h, w), np.uint8)
     for x0, y0, x1, y1 in holes(shape)[:2]:
@@ -354,20 +375,49 @@ def _painted(style: BoardStyle) -> Image:
         )
     _paint(canvas, metal, (175, 180, 185), _grain(rng, (h, w), "plain"))
     canvas *= _relief_light(holes_mask)[..., None]
-    return np.clip(canvas, 0, 255).astype(np.uint8)
+    base = np.clip(canvas, 0, 255).astype(np.uint8)
+    for array in (base, point_grain, tones):
+        array.setflags(write=False)
+    return base, point_grain, tones
 
 
-def _reshaped(texture: Image, shape: BoardShape) -> Image:
-    """The standard board's painted texture with its halves and bar moved to ``shape``'s.
+def _paint_points(
+    base: Image,
+    style: BoardStyle,
+    field: Field,
+    grain: npt.NDArray[np.float32],
+    tones: npt.NDArray[np.float64],
+) -> Image:
+    """``base`` (a painted board without points) with the 24 points painted where ``field``
+    puts them, each in its colour, tone and the points' grain."""
+    canvas = base.copy()
+    h, w = canvas.shape[:2]
+    for number in range(1, 25):
+        colour = style.point_a if number % 2 == 0 else style.point_b
+        corners = np.array([_px(x, y) for x, y in field.point(number).triangle()])
+        left, top = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
+        right, bottom = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
+        mask = np.zeros((bottom - top, right - left), np.uint8)
+        local = np.round((corners - (left, top)) * 16).astype(np.int32)
+        cv2.fillPoly(mask, [local], 255, lineType=cv2.LINE_AA, shift=4)
+        box = canvas[top:bottom, left:right]
+        patch = box.astype(np.float32)
+        _paint(patch, mask, colour, grain[top:bottom, left:right] * np.float32(tones[number - 1]))
+        box[...] = np.clip(patch, 0, 255).astype(np.uint8)
+    return canvas
+
+
+def _reshaped(texture: npt.NDArray[Any], shape: BoardShape) -> npt.NDArray[Any]:
+    """The standard board's painted texture (or a grain) with its halves and bar moved to
+    ``shape``'s, in the texture's own type.
 
     Each stretch between the halves' ends (the frame, the outer half, the bar, the home
     half, the frame and trays beyond) is stretched on its own by
     :func:`companion.geometry.canonical_xs` (the map the vision code reads such a board
-    through), so every point's triangle becomes exactly the triangle of its width on this
-    board (a triangle stretched sideways is still a triangle, its base and tip where the shape
-    puts them) and the grain and tones stay the style's. Painting a board anew costs half a
-    second; this costs a few tens of milliseconds, so a set where every frame has its own
-    proportions renders nearly as fast as one of standard boards.
+    through), so the grain and tones stay the style's; the points are painted afterwards,
+    where the shape and its margins put them. Painting a board anew costs half a second; this
+    costs a few tens of milliseconds, so a set where every frame has its own proportions
+    renders nearly as fast as one of standard boards.
     """
     width, height = texture_size(shape)
     columns = np.arange(width, dtype=np.float64) / TEXTURE_PX_PER_MM + OBJECT_LEFT
@@ -379,7 +429,7 @@ def _reshaped(texture: Image, shape: BoardShape) -> Image:
     )
     return np.asarray(
         cv2.remap(texture, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE),
-        dtype=np.uint8,
+        dtype=texture.dtype,
     )
 
 

@@ -1,8 +1,9 @@
 """Checkers: where each one stands (from a board in absolute colours) and how to draw it.
 
 A checker is a disc ``geometry.CHECKER_DIAMETER`` across and :data:`THICKNESS` thick. On a
-point it lies flat at ``geometry.stack_centres``; on the bar it lies on top of the raised bar;
-borne off it stands on edge in its tray (``geometry.tray_slots``), so that only its rim shows.
+point it lies flat at ``geometry.stack_centres`` (moved in by the field's margins); on the bar
+it lies on top of the raised bar; borne off it stands on edge in its tray
+(``geometry.tray_slots``), so that only its rim shows.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from companion import geometry as g
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, pixel_box, shade
-from companion.sim.shape import CANONICAL_SHAPE, BoardShape
-from companion.sim.styles import BGR, CheckerSet
+from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field, Margins
+from companion.sim.styles import BGR, CheckerLook, CheckerSet
 
 THICKNESS = 7.0
 RADIUS = g.CHECKER_DIAMETER / 2
@@ -48,6 +49,8 @@ class CheckerPlacement:
     on_edge: bool = False
     radius: float = RADIUS
     """A set's checkers may be a little smaller or larger than the standard (``vary``)."""
+    variant: int = 0
+    """Which of the look's patterns this checker shows (:data:`LOOK_VARIANTS`)."""
 
 
 JITTER = 1.2
@@ -71,9 +74,11 @@ def place_checkers(
     radius: float = RADIUS,
     unevenness: float = 0.0,
     shape: BoardShape = CANONICAL_SHAPE,
+    margins: Margins = NO_MARGINS,
 ) -> list[CheckerPlacement]:
     """Every checker of a board (24 signed counts in white's numbering, bar and off), on a
-    board of ``shape``: each stack on its own point's axis, the bar's checkers on the bar's.
+    board of ``shape``: each stack on its own point's axis (moved in by the field's
+    ``margins``, see :class:`companion.sim.shape.Field`), the bar's checkers on the bar's.
 
     With ``jitter_seed``, checkers on points stray a little sideways, as placed by hand; the
     same seed gives the same strays, so a checker keeps its spot from frame to frame.
@@ -81,25 +86,44 @@ def place_checkers(
     stack, as hurried hands do; ``radius`` sizes every checker.
     """
     placements: list[CheckerPlacement] = []
+    field = Field(shape, margins)
     for index, value in enumerate(points):
         if value == 0:
             continue
         colour: ColourName = "white" if value > 0 else "black"
-        centres = shape.stack_centres(index + 1, abs(value), style)
+        centres = field.stack_centres(index + 1, abs(value), style)
         gaps = _gaps(jitter_seed, index + 1, len(centres), unevenness, style, radius)
-        direction = shape.point(index + 1).direction
+        direction = field.point(index + 1).direction
         for slot, (x, y, layer) in enumerate(centres):
             x += _jitter(jitter_seed, index + 1, slot) * (1.0 + 2.0 * unevenness)
             y += direction * gaps[slot]
             placements.append(
                 CheckerPlacement(
-                    colour, "point", index + 1, x, y, layer * THICKNESS, layer, radius=radius
+                    colour,
+                    "point",
+                    index + 1,
+                    x,
+                    y,
+                    layer * THICKNESS,
+                    layer,
+                    radius=radius,
+                    variant=(7 * index + 3 * slot) % LOOK_VARIANTS,
                 )
             )
     for colour in ("white", "black"):
-        for x, y, _ in shape.bar_centres(colour, int(bar.get(colour, 0))):
+        for slot, (x, y, _) in enumerate(shape.bar_centres(colour, int(bar.get(colour, 0)))):
             placements.append(
-                CheckerPlacement(colour, "bar", 0, x, y, board.FRAME_HEIGHT, 0, radius=radius)
+                CheckerPlacement(
+                    colour,
+                    "bar",
+                    0,
+                    x,
+                    y,
+                    board.FRAME_HEIGHT,
+                    0,
+                    radius=radius,
+                    variant=(slot + 1) % LOOK_VARIANTS,
+                )
             )
         for x0, y0, x1, y1 in shape.tray_slots(colour, int(off.get(colour, 0))):
             placements.append(
@@ -164,34 +188,121 @@ SPRITE = 64
 AZIMUTH_BINS = 12
 
 
-@lru_cache(maxsize=1024)
+LOOK_VARIANTS = 4
+"""Each checker look comes in this many patterns (marbling, the logo's turn), so that
+neighbouring checkers differ as real ones do; a checker's own is fixed by where it stands."""
+
+
+@lru_cache(maxsize=2048)
 def face_sprite(
-    face: BGR, rim: BGR, gloss: float, azimuth_bin: int, elevation_bin: int
+    face: BGR,
+    rim: BGR,
+    gloss: float,
+    azimuth_bin: int,
+    elevation_bin: int,
+    look: CheckerLook = "plain",
+    variant: int = 0,
 ) -> npt.NDArray[np.uint8]:
     """A checker's top face lit from one direction: (SPRITE, SPRITE, 3) colour and alpha.
 
-    The face is modelled as a height field (a bevelled rim, a groove ring, a slight dome), lit
-    by Lambert plus a Blinn highlight, so the rim catches the light on one side and falls into
-    shade on the other as on a real turned checker. The light is binned (azimuth in twelfths
-    of a turn, elevation in 10-degree steps) so sprites are reused. Returns BGRA.
+    The face is modelled as a height field (a bevelled rim, the look's grooves, a slight
+    dome), lit by Lambert plus a Blinn highlight, so the rim catches the light on one side and
+    falls into shade on the other as on a real turned checker. On it lies the look's pattern
+    (:func:`_pattern`: an inlaid band, marbling, a logo) in a second colour made from the face.
+    The light is binned (azimuth in twelfths of a turn, elevation in 10-degree steps) so
+    sprites are reused. Returns BGRA.
     """
-    bevel, groove, shade, sheen, alpha = _relief(azimuth_bin, elevation_bin)
-    albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
-    albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
-    colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
-    colour *= (1 - 0.18 * groove)[..., None]
-    return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+    bevel, groove, shade, sheen, alpha = _relief(look, azimuth_bin, elevation_bin)
+    if look == "plain":
+        # the very arithmetic every plain checker was drawn with (the committed fixtures)
+        albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
+        albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
+        colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
+        colour *= (1 - 0.18 * groove)[..., None]
+        return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
+    own, second, edge, lit = _weights(look, variant, azimuth_bin, elevation_bin)
+    other = _second_colour(face, look)
+    channels = [
+        own * np.float32(face[c]) + second * np.float32(other[c]) + edge * np.float32(rim[c])
+        for c in range(3)
+    ]
+    gleam = lit * np.float32(gloss)
+    out = np.empty((SPRITE, SPRITE, 4), np.uint8)
+    for c, channel in enumerate(channels):
+        out[..., c] = np.clip(channel + gleam, 0, 255)
+    out[..., 3] = alpha
+    return out
+
+
+@lru_cache(maxsize=256)
+def _weights(
+    look: CheckerLook, variant: int, azimuth_bin: int, elevation_bin: int
+) -> tuple[npt.NDArray[np.float32], ...]:
+    """How much of the face colour, the pattern's second colour, the rim colour and the
+    lamp's white (per unit of gloss) each pixel of a patterned sprite shows: the colour-free
+    part of :func:`face_sprite`, so a sprite of new colours (``vary``) costs a few
+    multiplications."""
+    bevel, groove, shade, sheen, _ = _relief(look, azimuth_bin, elevation_bin)
+    mix = _pattern(look, variant)
+    kept = (1 - 0.18 * groove).astype(np.float32)
+    lit = shade * kept
+    body = (1 - bevel * 0.35) * lit
+    weights = (
+        (1 - mix) * body,
+        mix * body,
+        bevel * 0.35 * lit,
+        255 * sheen * kept,
+    )
+    out = tuple(np.asarray(w, np.float32) for w in weights)
+    for array in out:
+        array.setflags(write=False)
+    return out
+
+
+def _second_colour(face: BGR, look: CheckerLook) -> tuple[float, float, float]:
+    """The colour of a look's pattern on a face of ``face``: a grey band on a light checker and
+    a silver one on a dark one (rings), pale veins in a dark resin and beige ones in a light
+    one (marbled), a dark engraving on a light checker and a gold inlay on a dark one (logo)."""
+    b, g_, r = (float(c) for c in face)
+    light = 0.114 * b + 0.587 * g_ + 0.299 * r > 110
+    if look == "rings":
+        return (
+            (b * 0.68, g_ * 0.68, r * 0.7)
+            if light
+            else (b * 0.3 + 150, g_ * 0.3 + 152, r * 0.3 + 155)
+        )
+    if look == "marbled":
+        if light:
+            return (b * 0.72, g_ * 0.8, r * 0.86)
+        return (b * 0.3 + 165, g_ * 0.3 + 168, r * 0.3 + 172)
+    if look == "logo":
+        return (
+            (b * 0.45, g_ * 0.45, r * 0.47)
+            if light
+            else (b * 0.2 + 50, g_ * 0.2 + 130, r * 0.2 + 170)
+        )
+    return (b, g_, r)
 
 
 Relief = tuple[
     npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any], npt.NDArray[Any]
 ]
 
+GROOVES: dict[str, tuple[float, ...]] = {
+    "plain": (0.66,),
+    "rings": (0.42, 0.6, 0.9),
+    "marbled": (),
+    "logo": (0.4, 0.7),
+}
+"""Where each look's turned grooves run, as fractions of the radius."""
+DOME: dict[str, float] = {"plain": 0.06, "rings": 0.03, "marbled": 0.22, "logo": 0.05}
+"""How far (radians at its edge) each look's face domes: polished resin is the roundest."""
 
-@lru_cache(maxsize=AZIMUTH_BINS * 9)
-def _relief(azimuth_bin: int, elevation_bin: int) -> Relief:
-    """The colour-free part of :func:`face_sprite` for one light: bevel, groove, shading,
-    sheen and alpha. Cached apart, so checkers of many colours (``vary``) cost little."""
+
+@lru_cache(maxsize=AZIMUTH_BINS * 9 * 4)
+def _relief(look: CheckerLook, azimuth_bin: int, elevation_bin: int) -> Relief:
+    """The colour-free part of :func:`face_sprite` for one look and light: bevel, grooves,
+    shading, sheen and alpha. Cached apart, so checkers of many colours (``vary``) cost little."""
     azimuth = azimuth_bin * 2 * math.pi / AZIMUTH_BINS
     elevation = math.radians(10 * elevation_bin + 5)
     light = np.array(
@@ -209,29 +320,93 @@ def _relief(azimuth_bin: int, elevation_bin: int) -> Relief:
     phi = np.arctan2(yy, xx)
     # slope (radians) of the surface along the radius at each ring
     slope = np.full_like(r, 0.0)
-    slope += np.where(r < RADIUS * 0.62, 0.06 * r / (RADIUS * 0.62), 0.0)
-    groove = np.exp(-(((r - RADIUS * 0.66) / 0.55) ** 2))
-    slope += groove * np.sign(r - RADIUS * 0.66) * 0.5
+    slope += np.where(r < RADIUS * 0.62, DOME[look] * r / (RADIUS * 0.62), 0.0)
+    if look == "marbled":  # a polished dome right out to the bevel
+        slope = DOME[look] * np.clip(r / (RADIUS - 2.2), 0, 1)
+    groove = np.zeros_like(r)
+    for where in GROOVES[look]:
+        ring = np.exp(-(((r - RADIUS * where) / 0.55) ** 2))
+        slope += ring * np.sign(r - RADIUS * where) * 0.5
+        groove += ring
     bevel = np.clip((r - (RADIUS - 2.2)) / 2.2, 0, 1)
     slope += bevel**1.5 * 1.0
     nx = np.sin(slope) * np.cos(phi)
     ny = np.sin(slope) * np.sin(phi)
     nz = np.cos(slope)
     lambert = np.clip(nx * light[0] + ny * light[1] + nz * light[2], 0, 1)
-    spec = np.clip(nx * half_vector[0] + ny * half_vector[1] + nz * half_vector[2], 0, 1) ** 60
+    facing = np.clip(nx * half_vector[0] + ny * half_vector[1] + nz * half_vector[2], 0, 1)
+    spec = facing**60
     shade = 0.55 + 0.5 * lambert / max(light[2], 0.3)
-    # a flat face mirrors a broad lamp evenly (a faint sheen); the curved rim and groove show
+    # a flat face mirrors a broad lamp evenly (a faint sheen); the curved rim and grooves show
     # the lamp as a crisp highlight
     curved = np.clip(bevel + groove, 0, 1)
     sheen = spec * (0.12 + 0.6 * curved)
+    if look == "marbled":  # polished resin: the lamp's soft reflection on the dome
+        sheen = sheen + 0.35 * facing**25 * (1 - bevel)
     alpha = np.clip((RADIUS - r) / (RADIUS * 2 / SPRITE) + 0.5, 0, 1) * 255
+    groove = np.clip(groove, 0, 1)
     for array in (bevel, groove, shade, sheen, alpha):
         array.setflags(write=False)
     return bevel, groove, shade, sheen, alpha
 
 
+@lru_cache(maxsize=len(GROOVES) * LOOK_VARIANTS)
+def _pattern(look: CheckerLook, variant: int) -> npt.NDArray[np.float32]:
+    """How much of the look's second colour shows at each pixel of the face, (SPRITE, SPRITE)
+    in 0-1: nothing (plain), an inlaid band near the rim (rings), veins and clouds of a second
+    resin swirled through the first (marbled), a star in a ring in the middle (logo).
+    ``variant`` turns the logo and picks the marbling."""
+    coords = (np.arange(SPRITE, dtype=np.float32) + 0.5) / SPRITE * 2 - 1
+    xx, yy = np.meshgrid(coords, coords)
+    r = np.sqrt(xx * xx + yy * yy)
+    mix: npt.NDArray[Any] = np.zeros((SPRITE, SPRITE), np.float32)
+    if look == "rings":
+        mix = np.clip(1 - np.abs(r - 0.8) / 0.05, 0, 1) ** 0.7
+    elif look == "marbled":
+        rng = np.random.default_rng([variant, 23])
+        coarse = cv2.resize(
+            rng.standard_normal((5, 5)).astype(np.float32),
+            (SPRITE, SPRITE),
+            interpolation=cv2.INTER_CUBIC,
+        )
+        fine = cv2.resize(
+            rng.standard_normal((12, 12)).astype(np.float32),
+            (SPRITE, SPRITE),
+            interpolation=cv2.INTER_CUBIC,
+        )
+        angle = float(rng.uniform(0, math.pi))
+        along = xx * math.cos(angle) + yy * math.sin(angle)
+        swirl = along * 2.2 + 0.9 * coarse + 0.25 * fine
+        veins = (1 - np.abs(np.sin(swirl * math.pi))) ** 5
+        clouds = np.clip(0.5 + 0.5 * coarse, 0, 1) * 0.35
+        mix = np.clip(0.85 * veins + clouds, 0, 0.9)
+    elif look == "logo":
+        mix = _logo(variant)
+    mix = np.asarray(mix, np.float32)
+    mix.setflags(write=False)
+    return mix
+
+
+def _logo(variant: int) -> npt.NDArray[np.float32]:
+    """A five-pointed star inside a thin ring, turned by ``variant``, antialiased."""
+    scale = 4
+    big = SPRITE * scale
+    canvas = np.zeros((big, big), np.uint8)
+    centre = big / 2
+    turn = variant * 2 * math.pi / (5 * LOOK_VARIANTS) - math.pi / 2
+    star = []
+    for k in range(10):
+        radius = (0.3 if k % 2 == 0 else 0.13) * centre
+        angle = turn + k * math.pi / 5
+        star.append((centre + radius * math.cos(angle), centre + radius * math.sin(angle)))
+    cv2.fillPoly(canvas, [np.round(np.array(star)).astype(np.int32)], 255)
+    cv2.circle(canvas, (round(centre), round(centre)), round(0.36 * centre), 255, round(0.03 * big))
+    small = cv2.resize(canvas, (SPRITE, SPRITE), interpolation=cv2.INTER_AREA)
+    return np.asarray(small, np.float32) / 255.0
+
+
 def _sprite_for(
-    looks: CheckerSet, colour: ColourName, light: npt.NDArray[np.float64]
+    looks: CheckerSet, colour: ColourName, light: npt.NDArray[np.float64], variant: int = 0
 ) -> npt.NDArray[np.uint8]:
     azimuth = math.atan2(light[1], light[0]) % (2 * math.pi)
     elevation = math.degrees(math.asin(max(-1.0, min(1.0, float(light[2])))))
@@ -243,6 +418,8 @@ def _sprite_for(
         looks.gloss,
         round(azimuth / (2 * math.pi) * AZIMUTH_BINS) % AZIMUTH_BINS,
         min(8, int(elevation // 10)),
+        looks.look,
+        variant % LOOK_VARIANTS if looks.look in ("marbled", "logo") else 0,
     )
 
 
@@ -312,7 +489,12 @@ def draw_checker(
     )
     dst = projected[2 * len(_CIRCLE) :].astype(np.float32)
     affine = cv2.getAffineTransform(_SPRITE_ANCHORS, dst)
-    _paste(image, _sprite_for(looks, checker.colour, light), np.asarray(affine, np.float64), pt)
+    _paste(
+        image,
+        _sprite_for(looks, checker.colour, light, checker.variant),
+        np.asarray(affine, np.float64),
+        pt,
+    )
     return hull
 
 

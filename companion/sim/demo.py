@@ -98,7 +98,7 @@ from companion.sim.sequences import (
     _settled_dice,
     cube_spot,
 )
-from companion.sim.shape import BoardShape
+from companion.sim.shape import NO_MARGINS, BoardShape, Margins
 from companion.sim.styles import board_style
 
 FREE_GAP = 12.0
@@ -126,11 +126,15 @@ DEMO_LOOK: dict[str, object] = {
     "fill": 0.9,
     "light_seed": 15,
     "jpeg_quality": 85,
+    "margins": NO_MARGINS,
+    "checker_look": "plain",
 }
 """The table a user following ``calibration/README.md`` sets up: even light (one lamp well above
 the board), the camera straight above it, the board filling most of the picture, a decent
 camera's compression. The same table for every seed (the seed makes the game); the demo shows
-the referee at work, not the reader's limits. Any of it can be changed through ``look``."""
+the referee at work, not the reader's limits: its points reach the frame and its checkers are
+plain (the vision code does not yet read every board with margins of field, nor every game of
+ringed, marbled or logo checkers). Any of it can be changed through ``look``."""
 CubeAction = Literal["take", "drop"]
 CUBE_ACTIONS: tuple[CubeAction, ...] = ("take", "drop")
 
@@ -241,6 +245,7 @@ class _Demo:
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
         self.shape = base.shape
+        self.margins = base.field.margins
         self.position = Position.opening()
         """The position at the start of the next turn, seen from the player on roll."""
         self.cube = 1
@@ -326,7 +331,9 @@ class _Demo:
         among: flat dice in the open middle of their half when there is room (the cocked die
         leans on a checker or the frame)."""
         if cocked is None:
-            found = _open_dice(self.rng, values, boards, where, self.stack, self.seed, self.shape)
+            found = _open_dice(
+                self.rng, values, boards, where, self.stack, self.seed, self.shape, self.margins
+            )
             if found is not None:
                 return found
         else:
@@ -338,7 +345,13 @@ class _Demo:
             ]
             board = boards[0]
             placed = checker_model.place_checkers(
-                board.points, board.bar, board.off, self.stack, self.seed, shape=self.shape
+                board.points,
+                board.bar,
+                board.off,
+                self.stack,
+                self.seed,
+                shape=self.shape,
+                margins=self.margins,
             )
             try:
                 poses = layout.place_dice(
@@ -359,6 +372,7 @@ class _Demo:
             free_gap=FREE_GAP,
             cocked_tilt=COCKED_TILT if cocked is not None else None,
             shape=self.shape,
+            margins=self.margins,
         )
 
     def cup_hand(self, mover: str, half: str) -> occluders.Hand:
@@ -716,6 +730,7 @@ def _open_dice(
     stack: g.StackStyle,
     jitter_seed: int,
     shape: BoardShape,
+    margins: Margins = NO_MARGINS,
 ) -> list[DieSpec] | None:
     """Flat dice in the open band between the point tips of their halves (where dice thrown
     from a cup mostly end up), :data:`FREE_GAP` from every checker of ``boards`` and twice
@@ -724,7 +739,7 @@ def _open_dice(
         checker
         for board in boards
         for checker in checker_model.place_checkers(
-            board.points, board.bar, board.off, stack, jitter_seed, shape=shape
+            board.points, board.bar, board.off, stack, jitter_seed, shape=shape, margins=margins
         )
     ]
     outlines = [(layout.checker_polygon(c), (c.x, c.y)) for c in placed]

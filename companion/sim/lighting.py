@@ -73,10 +73,17 @@ class Light:
         }
 
 
-def make_light(kind: Lighting, rng: np.random.Generator) -> Light:
-    """A random light of the given kind."""
+def make_light(
+    kind: Lighting,
+    rng: np.random.Generator,
+    centre: tuple[float, float] = (board.CENTRE_X, board.CENTRE_Y),
+) -> Light:
+    """A random light of the given kind, hung around ``centre`` (world x, y): the middle of
+    the board actually drawn (:func:`companion.sim.board.centre_x`), so the lamp's falloff
+    and the glare spot follow a board of any proportions. The draws do not depend on
+    ``centre``: a seed gives the same light around any board."""
     angle = rng.uniform(0, 2 * math.pi)
-    cx, cy = board.CENTRE_X, board.CENTRE_Y
+    cx, cy = centre
     cast = (
         float(rng.uniform(0.95, 1.05)),
         float(rng.uniform(0.97, 1.03)),

@@ -57,7 +57,7 @@ from companion.sim import occluders
 from companion.sim.cube import CubeSpec, place_cube
 from companion.sim.layout import GAP, DieSpec, ImpossibleScene, place_dice
 from companion.sim.scene import Checkers, Frame, InvalidScene, Scene, random_scene, render
-from companion.sim.shape import CANONICAL_SHAPE, BoardShape
+from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Margins
 from companion.sim.styles import board_style
 
 DEFAULT_TURNS = 4
@@ -191,6 +191,7 @@ def _settled_dice(
     free_gap: float = GAP,
     cocked_tilt: float | None = None,
     shape: BoardShape = CANONICAL_SHAPE,
+    margins: Margins = NO_MARGINS,
 ) -> list[DieSpec]:
     """Resting poses clear of the checkers of every board the dice will lie among.
 
@@ -210,7 +211,7 @@ def _settled_dice(
         placed: list[checker_model.CheckerPlacement] = []
         for board in boards[:count]:
             placed += checker_model.place_checkers(
-                board.points, board.bar, board.off, stack, jitter_seed, shape=shape
+                board.points, board.bar, board.off, stack, jitter_seed, shape=shape, margins=margins
             )
         try:
             poses = place_dice(specs, placed, "home", rng, free_gap, shape)
@@ -280,12 +281,18 @@ class _Game:
         self.turns = turns
         self.hold = stable_frames
         look.setdefault("cube_seed", seed)
+        # a game's dice keep clear of the checkers where they are drawn, so margins change
+        # where throws land and with them the story a seed tells: a game has margins only
+        # when asked (``margins=...``), and every seed plays the game it always played
+        if look.get("margins") is None:
+            look["margins"] = NO_MARGINS
         board = _board_of(Position.opening(), Colour.WHITE)
         base = random_scene(seed, board, size=size, light_seed=seed, hand=None, **look)
         self.recorder = _Recorder(replace(base, dice=(), on_roll=None), seed)
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
         self.shape = base.shape
+        self.margins = base.field.margins
         self.cube = CubeState()
 
     def hold_still(self, **scene: object) -> Iterator[GameFrame]:
@@ -367,6 +374,7 @@ class _Game:
                 self.stack,
                 self.seed,
                 shape=self.shape,
+                margins=self.margins,
             )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, opening_roll=True)
@@ -399,7 +407,15 @@ class _Game:
             avoid = [board] + ([_board_of(chosen.after, on_roll)] if chosen else [])
             where = [left if index == wrong else right for index in range(2)]
             specs = _settled_dice(
-                rng, values, avoid, where, self.stack, self.seed, cocked, shape=self.shape
+                rng,
+                values,
+                avoid,
+                where,
+                self.stack,
+                self.seed,
+                cocked,
+                shape=self.shape,
+                margins=self.margins,
             )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, on_roll=mover)

@@ -14,24 +14,36 @@ of :mod:`companion.geometry`, so a canonical scene draws exactly as it always di
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from companion.geometry import (
     BAR_WIDTHS,
     CANONICAL_SHAPE,
+    CHECKER_DIAMETER,
+    CHECKER_PITCH,
+    PLAY_HEIGHT,
+    PLAY_WIDTH,
+    POINT_LENGTH,
     POINT_WIDTHS,
     BoardShape,
     ImpossibleShape,
+    StackStyle,
 )
 
 __all__ = [
     "BAR_WIDTHS",
     "CANONICAL_SHAPE",
+    "NO_MARGINS",
     "POINT_WIDTHS",
     "VARIED_BAR",
     "VARIED_POINTS",
     "BoardShape",
+    "DrawnPoint",
+    "Field",
     "ImpossibleShape",
+    "Margins",
     "random_shape",
 ]
 
@@ -48,3 +60,156 @@ def random_shape(rng: np.random.Generator) -> BoardShape:
     outer = round(float(rng.uniform(*VARIED_POINTS)), 1)
     home = round(float(rng.uniform(*VARIED_POINTS)), 1)
     return BoardShape(bar, outer, home)
+
+
+# -- the field's margins ------------------------------------------------------------------------
+#
+# Real boards show a strip of field colour between the frame and the points: beside the
+# outermost point of each half, beside the bar, and between the frame's long sides and the
+# points' bases (a few millimetres to 15 mm). The playing area (whose corners the truth gives)
+# is still the whole field inside the frame; only the points and the stacks on them move in.
+
+MIN_DRAWN_POINT = 37.0
+"""Narrowest a point is drawn when margins squeeze it: a checker (36 mm) must still fit."""
+MAX_EDGE = 20.0
+"""Widest strip drawn between the frame's long side and the points' bases."""
+
+
+@dataclass(frozen=True, slots=True)
+class Margins:
+    """Strips of field (mm) between the frame and the points, as a board's maker drew them."""
+
+    frame: float = 0.0
+    """Between the frame's short side and the outermost point of each half."""
+    bar: float = 0.0
+    """Between the bar and the points beside it."""
+    edge: float = 0.0
+    """Between the frame's long sides and the points' bases."""
+
+    def __post_init__(self) -> None:
+        if min(self.frame, self.bar, self.edge) < 0:
+            raise ImpossibleShape(f"a board's margins cannot be negative: {self}")
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "frame": round(self.frame, 2),
+            "bar": round(self.bar, 2),
+            "edge": round(self.edge, 2),
+        }
+
+
+NO_MARGINS = Margins()
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnPoint:
+    """One point as drawn: its axis, base and tip (mm on the board's plane) and base width."""
+
+    number: int
+    axis_x: float
+    base_y: float
+    tip_y: float
+    width: float
+    direction: float
+    """+1 when the point grows downward from the top edge, -1 when upward from the bottom."""
+
+    def triangle(self) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
+        half = self.width / 2
+        return (
+            (self.axis_x - half, self.base_y),
+            (self.axis_x + half, self.base_y),
+            (self.axis_x, self.tip_y),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """Where the points lie on a board of ``shape`` whose maker left ``asked`` margins.
+
+    Margins that would leave a point narrower than :data:`MIN_DRAWN_POINT` are scaled down
+    (both sides together) and the edge strip is kept under :data:`MAX_EDGE`: :attr:`margins`
+    are the ones drawn, which the truth reports. Without margins every answer is the shape's.
+    """
+
+    shape: BoardShape = CANONICAL_SHAPE
+    asked: Margins = NO_MARGINS
+
+    @property
+    def margins(self) -> Margins:
+        sides = self.asked.frame + self.asked.bar
+        scale = 1.0
+        for width in (self.shape.outer_point_width, self.shape.home_point_width):
+            room = max(0.0, 6 * (width - MIN_DRAWN_POINT))
+            if sides > room:
+                scale = min(scale, room / sides)
+        return Margins(
+            self.asked.frame * scale, self.asked.bar * scale, min(self.asked.edge, MAX_EDGE)
+        )
+
+    def points_span(self, half: str) -> tuple[float, float]:
+        """``x`` from the first point's base to the last's in the ``"outer"`` or ``"home"`` half."""
+        m = self.margins
+        if half == "outer":
+            return (m.frame, self.shape.bar_left - m.bar)
+        return (self.shape.bar_right + m.bar, self.shape.width - m.frame)
+
+    def point(self, number: int) -> DrawnPoint:
+        """White's point ``number`` (1-24) as drawn."""
+        if not 1 <= number <= 24:
+            raise ValueError(f"point {number} does not exist: points are numbered 1-24")
+        edge = self.margins.edge
+        if 7 <= number <= 18:
+            left, right = self.points_span("outer")
+        else:
+            left, right = self.points_span("home")
+        width = (right - left) / 6
+        if number <= 6:
+            x = right - (number - 0.5) * width
+        elif number <= 12:
+            x = right - (number - 6 - 0.5) * width
+        elif number <= 18:
+            x = left + (number - 12 - 0.5) * width
+        else:
+            x = left + (number - 18 - 0.5) * width
+        if number <= 12:
+            base = PLAY_HEIGHT - edge
+            return DrawnPoint(number, x, base, base - POINT_LENGTH, width, -1.0)
+        return DrawnPoint(number, x, edge, edge + POINT_LENGTH, width, 1.0)
+
+    def stack_centres(
+        self, number: int, count: int, style: StackStyle = "line"
+    ) -> list[tuple[float, float, int]]:
+        """Centres ``(x, y, layer)`` of ``count`` checkers on point ``number``, from its base
+        toward the centre, as ``companion.geometry.stack_centres`` stacks them (a line too long
+        for the room left by the edge strip overlaps like shingles)."""
+        point = self.point(number)
+        pitch = CHECKER_PITCH
+        room = PLAY_HEIGHT / 2 - self.margins.edge - 2.0 - CHECKER_DIAMETER
+        if style == "line" and count > 1 and (count > 6 or (count - 1) * pitch > room):
+            pitch = room / (count - 1)
+        step = point.direction * pitch
+        first = point.base_y + point.direction * CHECKER_DIAMETER / 2
+        centres: list[tuple[float, float, int]] = []
+        for index in range(count):
+            if style == "line":
+                centres.append((point.axis_x, first + index * step, 0))
+            else:
+                layer, slot = divmod(index, 5)
+                offset = layer * 0.5 if layer % 2 else 0.0
+                centres.append((point.axis_x, first + (slot + offset) * step, layer))
+        return centres
+
+    def to_json(self) -> dict[str, object]:
+        """The margins drawn and where the points lie, on the board's plane (mm, as
+        ``board_shape``) and on the plane the playing area's corners map to."""
+        scale = PLAY_WIDTH / self.shape.width
+        spans = {half: self.points_span(half) for half in ("outer", "home")}
+        edge = self.margins.edge
+        return {
+            **self.margins.to_json(),
+            "points_x": {half: [round(x, 3) for x in span] for half, span in spans.items()},
+            "bases_y": [round(edge, 3), round(PLAY_HEIGHT - edge, 3)],
+            "on_corners_plane": {
+                half: [round(x * scale, 3) for x in span] for half, span in spans.items()
+            },
+        }

@@ -11,9 +11,15 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.errors import CompanionError
+from companion.sim.shape import NO_MARGINS, Margins
 
 BGR = tuple[int, int, int]
 Surface = Literal["plain", "felt", "wood", "leather"]
+CheckerLook = Literal["plain", "rings", "marbled", "logo"]
+CHECKER_LOOKS: tuple[CheckerLook, ...] = ("plain", "rings", "marbled", "logo")
+"""What is on a checker's top, as real sets come: a plain turned face with one groove;
+concentric rings with a contrasting inlaid band (tournament checkers); marbled resin, polished;
+an engraved logo or inlay in the middle."""
 
 
 class UnknownStyle(CompanionError, ValueError):
@@ -36,6 +42,8 @@ class BoardStyle:
     table_surface: Surface
     stack: Literal["line", "layers"]
     """How players on this board usually stack more than five checkers."""
+    margins: Margins = NO_MARGINS
+    """The strips of field its maker left between the frame (and bar) and the points."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +59,8 @@ class CheckerSet:
     die_pip: BGR
     gloss: float
     """0 (matte) to 1 (polished): how strongly checkers and dice catch the light."""
+    look: CheckerLook = "plain"
+    """What is on the checkers' tops (see :data:`CHECKER_LOOKS`); a scene may ask for another."""
 
 
 BOARD_STYLES: dict[str, BoardStyle] = {
@@ -68,6 +78,7 @@ BOARD_STYLES: dict[str, BoardStyle] = {
             table=(120, 98, 70),
             table_surface="felt",
             stack="line",
+            margins=Margins(frame=4.0, bar=3.0, edge=0.0),
         ),
         BoardStyle(
             name="tournament-cream",
@@ -81,6 +92,7 @@ BOARD_STYLES: dict[str, BoardStyle] = {
             table=(70, 90, 110),
             table_surface="wood",
             stack="layers",
+            margins=Margins(frame=10.0, bar=6.0, edge=5.0),
         ),
         BoardStyle(
             name="green-felt",
@@ -94,6 +106,7 @@ BOARD_STYLES: dict[str, BoardStyle] = {
             table=(150, 150, 155),
             table_surface="plain",
             stack="layers",
+            margins=Margins(frame=12.0, bar=8.0, edge=10.0),
         ),
         BoardStyle(
             name="wood",
@@ -107,6 +120,7 @@ BOARD_STYLES: dict[str, BoardStyle] = {
             table=(190, 196, 200),
             table_surface="plain",
             stack="line",
+            margins=Margins(frame=6.0, bar=4.0, edge=4.0),
         ),
         BoardStyle(
             name="black-red",
@@ -136,6 +150,7 @@ CHECKER_SETS: dict[str, CheckerSet] = {
             die_body=(238, 240, 242),
             die_pip=(25, 25, 25),
             gloss=0.7,
+            look="rings",
         ),
         CheckerSet(
             name="ivory-red",
@@ -146,6 +161,7 @@ CHECKER_SETS: dict[str, CheckerSet] = {
             die_body=(40, 36, 170),
             die_pip=(235, 238, 240),
             gloss=0.8,
+            look="marbled",
         ),
         CheckerSet(
             name="gold-white",
@@ -156,6 +172,7 @@ CHECKER_SETS: dict[str, CheckerSet] = {
             die_body=(236, 238, 240),
             die_pip=(30, 30, 30),
             gloss=0.9,
+            look="rings",
         ),
     )
 }
@@ -175,6 +192,7 @@ EXTRA_BOARD_STYLES: dict[str, BoardStyle] = {
             table=(90, 70, 60),
             table_surface="felt",
             stack="line",
+            margins=Margins(frame=12.0, bar=8.0, edge=8.0),
         ),
         BoardStyle(
             name="beige-brown",
@@ -188,6 +206,7 @@ EXTRA_BOARD_STYLES: dict[str, BoardStyle] = {
             table=(120, 70, 50),
             table_surface="felt",
             stack="layers",
+            margins=Margins(frame=8.0, bar=6.0, edge=4.0),
         ),
         BoardStyle(
             name="walnut",
@@ -201,6 +220,7 @@ EXTRA_BOARD_STYLES: dict[str, BoardStyle] = {
             table=(235, 238, 240),
             table_surface="plain",
             stack="line",
+            margins=Margins(frame=5.0, bar=5.0, edge=3.0),
         ),
         BoardStyle(
             name="grey-blue",
@@ -214,6 +234,7 @@ EXTRA_BOARD_STYLES: dict[str, BoardStyle] = {
             table=(60, 100, 60),
             table_surface="felt",
             stack="line",
+            margins=Margins(frame=15.0, bar=10.0, edge=12.0),
         ),
     )
 }
@@ -232,6 +253,7 @@ EXTRA_CHECKER_SETS: dict[str, CheckerSet] = {
             die_body=(236, 238, 240),
             die_pip=(30, 30, 30),
             gloss=0.6,
+            look="marbled",
         ),
         CheckerSet(
             name="cream-brown",
@@ -242,6 +264,7 @@ EXTRA_CHECKER_SETS: dict[str, CheckerSet] = {
             die_body=(230, 236, 240),
             die_pip=(40, 30, 30),
             gloss=0.5,
+            look="logo",
         ),
     )
 }
@@ -275,3 +298,11 @@ def check_lighting(name: str) -> Lighting:
         if name == lighting:
             return lighting  # type: ignore[return-value]
     raise UnknownStyle(f"unknown lighting {name!r}: choose one of {', '.join(LIGHTINGS)}")
+
+
+def check_checker_look(name: str) -> CheckerLook:
+    """``name`` as a checker look, or :class:`UnknownStyle` listing the choices."""
+    for look in CHECKER_LOOKS:
+        if name == look:
+            return look
+    raise UnknownStyle(f"unknown checker look {name!r}: choose one of {', '.join(CHECKER_LOOKS)}")
