@@ -135,6 +135,13 @@ class TestDiceLeaning:
         one, two = found_die(120.0, 220.0), found_die(140.0, 220.0)
         assert not reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, two])
 
+    def test_the_other_die_holds_one_up_only_within_a_corner_s_reach(self) -> None:
+        """A die leans on the other only where the other's nearest corner is within reach:
+        centres about 28 mm apart at most."""
+        one, near, apart = found_die(120.0, 220.0), found_die(145.0, 220.0), found_die(154.0, 220.0)
+        assert not reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, near])
+        assert reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, apart])
+
     def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
         die = found_die(120.0, g.PLAY_HEIGHT / 2)
         unsure = dice.FoundDie(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -40,7 +41,7 @@ from companion.vision.plane import (
     warp,
 )
 from companion.vision.profile import VIEW_SCALE, Colours, Lab, Profile
-from companion.vision.proportions import measure_layout
+from companion.vision.proportions import measure_edge, measure_layout
 from companion.vision.reader import could_rest_there
 
 OPENING: dict[int, int] = {24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5}
@@ -217,9 +218,12 @@ def calibrate(
         corner_tuple = order_clockwise(corners)
         notes.append("corners given by the user")
     size = (image.shape[1], image.shape[0])
-    provisional = warp(
-        image, view_homography(homography(corner_tuple, "bottom-right"), size), VIEW_SCALE
-    )
+    # a strip of field between the frame and the points' bases moves every checker inward:
+    # measured first (the same whichever way the board is turned), so that even the survey
+    # that learns the orientation reads the stacks where they lie
+    upright = homography(corner_tuple, "bottom-right")
+    edge = measure_edge(to_lab(warp(image, upright, VIEW_SCALE)), VIEW_SCALE)
+    provisional = warp(image, view_homography(upright, size), VIEW_SCALE, Layout(edge=edge))
     seen = ref.survey(to_lab(provisional), VIEW_SCALE, frozenset())
     opening = white_home is None
     if white_home is None:
@@ -230,7 +234,12 @@ def calibrate(
     image_to_plane = homography(corner_tuple, white_home)
     layout = measure_layout(to_lab(warp(image, image_to_plane, VIEW_SCALE)), seen.field, VIEW_SCALE)
     notes.append(_layout_note(layout))
-    layout = layout or CANONICAL_LAYOUT
+    if edge:
+        notes.append(
+            f"a strip of {edge:.0f} mm lies between the frame and the points' bases; the "
+            "reader follows it"
+        )
+    layout = replace(layout or CANONICAL_LAYOUT, edge=edge)
     view = to_lab(warp(image, view_homography(image_to_plane, size), VIEW_SCALE, layout))
     final = ref.survey(view, VIEW_SCALE, frozenset(OPENING) if opening else None)
     white, black = _split_colours(final, opening)

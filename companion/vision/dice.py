@@ -12,7 +12,11 @@ when nothing there differs from the empty board learned at calibration, or when 
 gap between checkers. The rest are read on a sharp patch of the plane round them: the spots
 there propose pip grids, and the face's own pixels choose the value
 (:mod:`~companion.vision.pips`). A spot that does not read as a clear face is not a die. Once
-two dice are read surely, no more are looked for.
+two dice are read surely, no more are looked for. A camera looking in at a slant sees a flat
+die's side facing it wide, pips and all, between the top and the camera: a face read where such
+a side shows is the top only when no face reads as clearly just beyond it, away from the camera
+(:func:`_side_face_of`). A die read on a checker is read again at the checker's height, and
+that read stands only if it is as clear as the first.
 
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by a
 width the camera model predicts; a cocked die shows a side face's pips where a flat die shows none
@@ -115,6 +119,12 @@ SURE_FACE_SCORE = 5.0
 """Score at which a face's pips count as plainly seen."""
 FACE_MARGIN = 1.0
 """Margin of rank over the best other value at which a face is read with full confidence."""
+MIN_SIDE_SHOWN = 6.0
+"""Least width (mm) of a flat die's side, as the camera sees it, whose pips can read as a face."""
+TOP_PIPS_REACH = 1.5 * PIP_STEP
+"""How far (mm) from where a top would lie a spot makes it worth reading there."""
+SIDE_FACE_SLACK = 3.0
+"""How far (mm) a read may lie from the middle of a flat die's side to be taken for that side."""
 
 # Flat, cocked or on a checker.
 SIDE_TOLERANCE = 0.5
@@ -415,6 +425,7 @@ def _leans_toward(
     # the points as the plane view shows them (the rays through them, at the view's height)
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
     view = cv2.perspectiveTransform(points, to_view)[0]
+    view[:, 1] = maps.layout.canonical_ys(view[:, 0], view[:, 1])
     view[:, 0] = maps.layout.canonical_xs(view[:, 0])
     cols = np.round((view[:, 0] - VIEW_LEFT) * maps.scale).astype(int)
     rows = np.round((view[:, 1] - VIEW_TOP) * maps.scale).astype(int)
@@ -761,17 +772,36 @@ def find_dice(
         surface = CHECKER_THICKNESS if on_checker else 0.0
         if on_checker:
             raised = _read_candidate(image, heights, face_mm, surface)
-            if raised is not None:
+            if raised is not None and raised[0].confidence >= face.confidence:
                 face, face_mm, spots_px = raised
+            else:
+                # the face reads more clearly at the board's scale (a die beside a checker,
+                # its side or shadow taken for the checker under it): that read stands, seen
+                # at the checker's height
+                face_mm = heights.seen_at(face_mm, g.DIE_SIZE, surface + g.DIE_SIZE)
+        top = surface + g.DIE_SIZE
+        # a grid of four or more pips measured square is no side seen at a slant
+        squashed = len(face.cells) < 4 or face.aspect < SQUARE_FACE
+        beyond = _top_beyond(heights.camera, face_mm, top) if squashed else None
+        if beyond is not None and _pips_beyond(spots[~explained], beyond, heights, maps):
+            # what was read may be the side a flat die shows the camera, pips beyond it where
+            # its top would lie: a top read there, as clear, is the die's face
+            over = _read_candidate(image, heights, beyond, surface)
+            if (
+                over is not None
+                and over[0].confidence >= face.confidence - CLEARER
+                and _side_face_of(face_mm, over[1], heights.camera, top)
+            ):
+                face, face_mm, spots_px = over
         near_face = np.hypot(spots[:, 0] - face_mm[0], spots[:, 1] - face_mm[1]) < g.DIE_SIZE * 0.75
         explained |= near_face
         # two dice lie at least a die apart: a face nearer is the same die's, seen again from
-        # another of its pips (or its side's): the clearer read stands
+        # another of its pips (or its side's): the clearer read stands; of two as clear, the
+        # top rather than the side a flat die shows the camera
         same = [die for die in found if math.dist(face_mm, die.centre_mm) < g.DIE_SIZE]
-        if any(die.face_confidence >= face.confidence - CLEARER for die in same):
+        if any(_stands(die, face, face_mm, heights.camera, top) for die in same):
             continue
         found = [die for die in found if die not in same]
-        top = surface + g.DIE_SIZE
         centre_px = heights.to_image(face_mm, top)
         if maps is not None and not _stands_out(maps, heights, top, face, face_mm):
             continue
@@ -794,6 +824,78 @@ def find_dice(
         replace(die, reading=_judge_rest(image, die, faces[id(die)], found, heights, maps))
         for die in found
     ]
+
+
+def _stands(
+    die: FoundDie,
+    face: pips.FaceRead,
+    face_mm: tuple[float, float],
+    camera: CameraModel,
+    top: float,
+) -> bool:
+    """Whether a die already read stands against another read ``face`` of it (centred at
+    ``face_mm``, ``top`` mm up): unless the new read is clearer by :data:`CLEARER`, or as clear
+    and the old one is the side a flat die shows the camera, below the new one's top. A new
+    read that is such a side of the old one never replaces it."""
+    if _side_face_of(face_mm, die.centre_mm, camera, top):
+        return True
+    if _side_face_of(die.centre_mm, face_mm, camera, top):
+        return die.face_confidence > face.confidence + CLEARER
+    return die.face_confidence >= face.confidence - CLEARER
+
+
+def _pips_beyond(
+    spots: npt.NDArray[np.float64],
+    beyond: tuple[float, float],
+    heights: CameraHeights,
+    maps: PlaneMaps | None,
+) -> bool:
+    """Whether pip-like ``spots`` not yet looked at lie round ``beyond`` (on the die-top plane),
+    where something differs from the empty board: a top worth reading there."""
+    if not np.any(np.hypot(spots[:, 0] - beyond[0], spots[:, 1] - beyond[1]) < TOP_PIPS_REACH):
+        return False
+    return maps is None or _differs_from_board(
+        maps, _seen_in_view(heights, maps, beyond, g.DIE_SIZE)
+    )
+
+
+def _top_beyond(
+    camera: CameraModel, side_mm: tuple[float, float], top: float
+) -> tuple[float, float] | None:
+    """Where the top's middle lies of a flat die (its top ``top`` mm up) whose side facing the
+    camera shows its middle at ``side_mm``; None where a flat die's sides show too narrow to be
+    read as a face (:data:`MIN_SIDE_SHOWN`). See :func:`_side_face_of`."""
+    away = np.asarray(side_mm) - np.asarray(camera.position[:2], dtype=np.float64)
+    distance = float(np.hypot(*away))
+    shown = g.DIE_SIZE * distance / max(camera.height - (top - g.DIE_SIZE), 100.0)
+    if shown < MIN_SIDE_SHOWN:
+        return None
+    x, y = np.asarray(side_mm) + away / distance * (g.DIE_SIZE + shown) / 2
+    return float(x), float(y)
+
+
+def _side_face_of(
+    side_mm: tuple[float, float], top_mm: tuple[float, float], camera: CameraModel, top: float
+) -> bool:
+    """Whether a face read centred at ``side_mm`` lies where a flat die whose top is centred at
+    ``top_mm`` (``top`` mm up) shows the middle of its side to the camera.
+
+    Seen on the plane at the top's height, the side facing the camera reaches from the top's
+    edge toward the point below the camera by ``DIE_SIZE / camera height`` of the distance to
+    it (:func:`_predicted_sides`); its pips show squashed there, and may read as a face of
+    their own, half a die and half that width from the top's middle.
+    """
+    nadir = np.asarray(camera.position[:2], dtype=np.float64)
+    toward = nadir - np.asarray(top_mm)
+    distance = float(np.hypot(*toward))
+    shown = g.DIE_SIZE * distance / max(camera.height - (top - g.DIE_SIZE), 100.0)
+    if shown < MIN_SIDE_SHOWN:
+        return False
+    unit = toward / distance
+    offset = np.asarray(side_mm) - np.asarray(top_mm)
+    along = float(offset @ unit)
+    across = abs(float(offset[0] * unit[1] - offset[1] * unit[0]))
+    return abs(along - (g.DIE_SIZE + shown) / 2) < SIDE_FACE_SLACK and across < SIDE_FACE_SLACK
 
 
 @dataclass(frozen=True, slots=True)

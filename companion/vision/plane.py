@@ -111,12 +111,21 @@ class Layout:
     along the canonical axis is half missed. So calibration measures each half's ends
     (:mod:`companion.vision.proportions`), and the plane view is warped half by half onto the
     canonical plane: every reader keeps the canonical geometry.
+
+    Many boards also leave a strip of field between the frame's long sides and the points'
+    bases (:attr:`edge`): there every checker lies that much nearer the centre than on the
+    canonical board, a fifth of a checker at 7 mm. Over the halves, the view then shifts the
+    points and their stacks back onto the canonical ones and stretches the open field between
+    the points' tips to make up the difference; the bar, whose checkers wait from the centre
+    line outward, and the trays keep their places.
     """
 
     outer: tuple[float, float] = (0.0, g.BAR_LEFT)
     """The outer half's ends: at the frame, at the bar."""
     home: tuple[float, float] = (g.BAR_RIGHT, g.PLAY_WIDTH)
     """The home half's ends: at the bar, at the frame."""
+    edge: float = 0.0
+    """The strip (mm) between each long side of the frame and the points' bases."""
 
     @property
     def is_canonical(self) -> bool:
@@ -139,13 +148,45 @@ class Layout:
         """The canonical plane point that shows this board's point ``xy``."""
         if self.is_canonical:
             return xy
-        return (float(self.canonical_xs(np.array([xy[0]]))[0]), xy[1])
+        xs, ys = np.array([xy[0]]), np.array([xy[1]])
+        return (float(self.canonical_xs(xs)[0]), float(self.canonical_ys(xs, ys)[0]))
 
     def canonical_xs(self, xs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """:meth:`to_canonical` of many ``x`` at once (``y`` is the same on both planes)."""
+        """The ``x`` part of :meth:`to_canonical`, of many points at once."""
         if self.is_canonical:
             return xs
         return g.canonical_xs(xs, self.outer, self.home)
+
+    def y_pieces(self) -> tuple[g.Stretch, ...]:
+        """Over the halves, the pieces of the canonical plane along the points, top to bottom,
+        as :data:`companion.geometry.Stretch` of ``y``: the top row's points and stacks, the
+        open field between the tips, the bottom row's points and stacks."""
+        e, length, height = self.edge, g.POINT_LENGTH, g.PLAY_HEIGHT
+        middle = (height - 2 * e - 2 * length) / (height - 2 * length)
+        return (
+            (-math.inf, length, 1.0, e),
+            (length, height - length, middle, e + length - middle * length),
+            (height - length, math.inf, 1.0, -e),
+        )
+
+    def canonical_ys(
+        self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]
+    ) -> npt.NDArray[np.float64]:
+        """The ``y`` part of :meth:`to_canonical`, of many points (``xs``, ``ys``, on this
+        board's plane) at once."""
+        if self.edge == 0.0:
+            return ys
+        over_halves = ((xs >= self.outer[0]) & (xs <= self.outer[1])) | (
+            (xs >= self.home[0]) & (xs <= self.home[1])
+        )
+        moved = np.array(ys, dtype=np.float64)
+        for y0, y1, slope, offset in self.y_pieces():
+            # where each piece begins and ends on this board (slope > 0)
+            begins = slope * y0 + offset if math.isfinite(y0) else -math.inf
+            ends = slope * y1 + offset if math.isfinite(y1) else math.inf
+            inside = over_halves & (ys >= begins) & (ys < ends)
+            moved[inside] = (ys[inside] - offset) / slope
+        return moved
 
 
 CANONICAL_LAYOUT = Layout()
@@ -159,13 +200,13 @@ def warp(
     flags = cv2.INTER_AREA if scale < 1.5 else cv2.INTER_LINEAR
     width, height = view_size(scale)
 
-    def part(matrix: Matrix, columns: int) -> Image:
+    def part(matrix: Matrix, columns: int, rows: int = height) -> Image:
         return cast(
             Image,
             cv2.warpPerspective(
                 image,
                 matrix,
-                (columns, height),
+                (columns, rows),
                 flags=flags,
                 borderMode=cv2.BORDER_CONSTANT,
                 borderValue=(0, 0, 0),
@@ -174,15 +215,34 @@ def warp(
 
     if layout.is_canonical:
         return part(view_matrix(image_to_plane, scale), width)
+    halves = (1, 3)  # the outer half's and the home half's stretches
     parts = []
-    for x0, x1, slope, offset in layout.stretches():
+    for index, (x0, x1, slope, offset) in enumerate(layout.stretches()):
         first = max(view_column(x0, scale), 0) if math.isfinite(x0) else 0
         last = min(view_column(x1, scale), width) if math.isfinite(x1) else width
-        # this board's x = slope * canonical x + offset, so canonical = (x - offset) / slope;
-        # the stretch's first column is its output's column 0
-        to_canonical = np.array([[1.0 / slope, 0.0, -offset / slope], [0.0, 1.0, 0.0], [0, 0, 1]])
-        shift = np.array([[1.0, 0.0, -first], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
-        parts.append(part(shift @ view_matrix(to_canonical @ image_to_plane, scale), last - first))
+        # this board's x = slope * canonical x + offset, so canonical = (x - offset) / slope
+        # (and y piece by piece over the halves, :meth:`Layout.y_pieces`); each part's first
+        # column and row are its output's 0
+        pieces = (
+            layout.y_pieces()
+            if index in halves and layout.edge
+            else ((-math.inf, math.inf, 1.0, 0.0),)
+        )
+        rows = []
+        for y0, y1, y_slope, y_offset in pieces:
+            top = max(view_row(y0, scale), 0) if math.isfinite(y0) else 0
+            bottom = min(view_row(y1, scale), height) if math.isfinite(y1) else height
+            to_canonical = np.array(
+                [
+                    [1.0 / slope, 0.0, -offset / slope],
+                    [0.0, 1.0 / y_slope, -y_offset / y_slope],
+                    [0.0, 0.0, 1.0],
+                ]
+            )
+            shift = np.array([[1.0, 0.0, -first], [0.0, 1.0, -top], [0.0, 0.0, 1.0]])
+            matrix = shift @ view_matrix(to_canonical @ image_to_plane, scale)
+            rows.append(part(matrix, last - first, bottom - top))
+        parts.append(np.vstack(rows))
     return cast(Image, np.hstack(parts))
 
 

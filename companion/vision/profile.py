@@ -139,6 +139,7 @@ class Profile:
             "halves_mm": {
                 "outer": [round(x, 1) for x in self.layout.outer],
                 "home": [round(x, 1) for x in self.layout.home],
+                "edge": round(self.layout.edge, 1),
             },
             "view_scale": VIEW_SCALE,
             "reference_image_base64": self.reference,
@@ -261,7 +262,8 @@ def _lab(value: object, name: str) -> Lab:
 
 
 def _layout(value: object) -> Layout:
-    """The halves' ends (absent in profiles made before boards were measured: canonical)."""
+    """The halves' ends and the strip along the frame's long sides (absent in profiles made
+    before boards were measured: canonical; the strip absent in those made before it was)."""
     if value is None:
         return CANONICAL_LAYOUT
     problem = (
@@ -281,4 +283,10 @@ def _layout(value: object) -> Layout:
     (a, b), (c, d) = (cast(Sequence[float], pair) for pair in ends)
     if not (a < b < c < d and 200.0 <= b - a <= 300.0 and 200.0 <= d - c <= 300.0):
         raise ProfileError(problem)
-    return Layout(outer=(float(a), float(b)), home=(float(c), float(d)))
+    edge = value.get("edge", 0.0)
+    if isinstance(edge, bool) or not isinstance(edge, int | float) or not 0.0 <= edge <= 30.0:
+        raise ProfileError(
+            "profile: 'halves_mm' 'edge' must be the strip between the frame and the points' "
+            "bases in mm (0-30); calibrate again"
+        )
+    return Layout(outer=(float(a), float(b)), home=(float(c), float(d)), edge=float(edge))

@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.vision.maps import FloatImage, colour_distance
-from companion.vision.plane import CANONICAL_LAYOUT, VIEW_LEFT, Layout, view_row
+from companion.vision.plane import CANONICAL_LAYOUT, VIEW_LEFT, Layout, view_column, view_row
 from companion.vision.profile import Lab
 
 ROWS_MM = (40.0, 150.0)
@@ -35,6 +35,21 @@ LEAST_RIDGE = 6.0
 SNAP_MM = 6.0
 """A board whose every point's axis lies within this of the canonical one is read as the
 canonical board (the reader's bands tolerate it; simulated boards measure within 5.2 mm)."""
+
+EDGE_ROWS_MM = (24.0, 34.0)
+"""Rows (mm from the frame) inside the points' bases on any board (edge strips are at most
+20 mm): how far the points differ from the field there is the level the bases rise to."""
+LEAST_EDGE = 3.0
+"""An edge strip narrower than this is read as none (labelled or found corners are a pixel or
+two off, and a frame's shadow lies along it)."""
+MOST_EDGE = 25.0
+"""Widest edge strip measured; a wider one is a board unlike any the reader knows."""
+EDGE_PERCENTILE = 80
+"""Percentile over the columns of a row that judges it: a fifth of the columns showing a
+point's colour (bare triangles, dark checkers) make the row part of the points."""
+HALVES_COLUMNS = ((20.0, g.BAR_LEFT - 20.0), (g.BAR_RIGHT + 20.0, g.PLAY_WIDTH - 20.0))
+"""Columns (mm) over which the edge is measured: each half, clear of the frame and the bar
+(whose own strips are the halves' ends, measured apart)."""
 
 _CANONICAL_AXES = np.array([g.point_shape(number).base_x for number in range(13, 25)])
 """The canonical board's point axes left to right (the top row): the outer half's six, then
@@ -107,3 +122,48 @@ def measure_layout(board_lab: FloatImage, field: Lab, scale: float) -> Layout | 
         outer=(float(outer[0] - outer_pitch / 2), float(outer[5] + outer_pitch / 2)),
         home=(float(home[0] - home_pitch / 2), float(home[5] + home_pitch / 2)),
     )
+
+
+def measure_edge(board_lab: FloatImage, scale: float) -> float:
+    """The strip of field (mm) between the frame's long sides and the points' bases, seen on
+    the board plane of the playing area's corners (a board with canonical halves is fine).
+
+    From the frame inward, each row is judged over the columns of both halves: the field's
+    colour across the strip, the points' colours past their bases. The strip ends where the
+    row comes within half of the level the bases rise to. Both sides must show a strip (a
+    side whose every base holds a checker the colour of the field shows one where there is
+    none); a wall's face or a checker's side seen over the strip from a tilted camera can
+    only narrow it, so the wider side's counts. Taken from the open field between the points'
+    tips, the field's colour needs no survey of the board.
+    """
+    middle = board_lab[
+        view_row(g.PLAY_HEIGHT / 2 - 20.0, scale) : view_row(g.PLAY_HEIGHT / 2 + 20.0, scale)
+    ]
+    columns = np.concatenate(
+        [np.arange(view_column(a, scale), view_column(b, scale)) for a, b in HALVES_COLUMNS]
+    )
+    field = np.median(middle[:, columns].reshape(-1, 3), axis=0)
+    distance = colour_distance(
+        board_lab[:, columns], (float(field[0]), float(field[1]), float(field[2]))
+    )
+    # a row of the strip is field across every column; one past the bases is a point's colour
+    # over the bare triangles, though light checkers at some bases look like the field
+    rows = np.percentile(distance, EDGE_PERCENTILE, axis=1)
+    widths = []
+    for sign, frame in ((1.0, 0.0), (-1.0, g.PLAY_HEIGHT)):
+        inside = [rows[view_row(frame + sign * y, scale)] for y in np.arange(*EDGE_ROWS_MM)]
+        level = float(np.median(inside))
+        width, above = 0.0, level
+        for y in np.arange(EDGE_ROWS_MM[0], -1.0, -1.0 / scale):
+            value = float(rows[view_row(frame + sign * y, scale)])
+            if value < level / 2:
+                # where the rise to the bases crosses half their level, between this row and
+                # the one before it (the view's rows show the plane at whole steps)
+                width = float(y) + (level / 2 - value) / max(above - value, 1e-6) / scale
+                break
+            above = value
+        widths.append(width)
+    if min(widths) < LEAST_EDGE:
+        return 0.0  # a strip along one side only is light checkers lying at every base
+    width = max(widths)
+    return 0.0 if width > MOST_EDGE else round(width, 1)

@@ -425,8 +425,10 @@ def leans_on_nothing(
     walls = (x, g.PLAY_WIDTH - x, y, g.PLAY_HEIGHT - y, abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT))
     if min(walls) < reach or g.BAR_LEFT < x < g.BAR_RIGHT:
         return False
+    # the other die holds this one up only if its nearest corner lies within reach
     if any(
-        other is not die and math.dist(die.footprint_mm, other.footprint_mm) < 2 * reach
+        other is not die
+        and math.dist(die.footprint_mm, other.footprint_mm) < reach + g.DIE_SIZE * 0.71
         for other in others
     ):
         return False
