@@ -54,7 +54,7 @@ from companion.sim import Checkers, DieSpec, InvalidScene, random_scene, render 
 from companion.vision.board import BoardNotFound, find_board  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.dice import read_die_in_box  # noqa: E402
-from companion.vision.plane import order_clockwise  # noqa: E402
+from companion.vision.plane import CANONICAL_LAYOUT, order_clockwise  # noqa: E402
 from companion.vision.profile import VIEW_SCALE, save_profile  # noqa: E402
 from companion.vision.reader import read_frame  # noqa: E402
 
@@ -367,24 +367,33 @@ def real_hands() -> None:
     show("frames without hands read (readable)", bare_readable, bare)
 
 
+MARGINS_SEED = 960_000
+"""Boards with strips of field (and of other proportions), never used while developing."""
 SHAPED_SEED = 950_000
 """Seeds of the boards of other proportions, far from the development seeds and from
 :data:`FIRST_SEED`'s 500."""
 
 
-def shaped_boards(frames: int) -> None:
-    """Boards proportioned as real ones come (bar 28-50 mm, points 38-43 mm per half): each
-    calibrated from its own opening with the corners the renderer reports, its measured halves
-    compared with the drawn ones, then a random position with two flat dice read."""
-    rng = np.random.default_rng(SHAPED_SEED)
+def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = False) -> None:
+    """Boards proportioned as real ones come (bar 28-50 mm, points 38-43 mm per half) and, with
+    ``margins``, leaving strips of field between the frame or the bar and the points as their
+    style's maker drew them (a style without strips keeps none): each calibrated from its own
+    opening with the corners the renderer reports, its measured halves (and strip along the
+    frame) compared with the drawn ones, then a random position with two flat dice read."""
+    rng = np.random.default_rng(first_seed)
     opening = Position.opening().to_absolute("white")
+    look: dict[str, object] = {"varied_shape": True}
+    if margins:
+        look["margins"] = "style"
     errors: list[float] = []
+    edge_errors: list[float] = []
     counts = {"boards": 0, "measured": 0, "standard": 0, "not_measured": 0, "failed": 0}
     counts |= {"readable": 0, "exact": 0, "confident_wrong": 0, "sure": 0, "sure_wrong": 0}
+    counts |= {"strips": 0}
     for index in range(frames):
-        seed = SHAPED_SEED + index
+        seed = first_seed + index
         try:
-            calibration = render(random_scene(seed, opening, varied_shape=True))
+            calibration = render(random_scene(seed, opening, **look))
         except InvalidScene:
             continue
         try:
@@ -393,9 +402,13 @@ def shaped_boards(frames: int) -> None:
             counts["failed"] += 1
             continue
         counts["boards"] += 1
-        drawn = calibration.truth["board_shape"]["on_corners_plane"]
+        field = calibration.truth.get("field_margins")
+        drawn = (field or calibration.truth["board_shape"])["on_corners_plane"]
         layout = profile.layout
-        if not layout.is_canonical:
+        if field is not None:
+            counts["strips"] += field["edge"] > 0
+            edge_errors.append(abs(layout.edge - field["edge"]))
+        if layout.outer != CANONICAL_LAYOUT.outer or layout.home != CANONICAL_LAYOUT.home:
             counts["measured"] += 1
             ends = np.array([*layout.outer, *layout.home]) - [*drawn["outer"], *drawn["home"]]
             errors.append(float(np.max(np.abs(ends))))
@@ -405,9 +418,7 @@ def shaped_boards(frames: int) -> None:
             counts["standard"] += 1
         dice = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7))))
         try:
-            scene = random_scene(
-                seed, Checkers.random(rng), dice=dice, on_roll="white", varied_shape=True
-            )
+            scene = random_scene(seed, Checkers.random(rng), dice=dice, on_roll="white", **look)
             frame = render(scene)
         except InvalidScene:
             continue
@@ -421,8 +432,9 @@ def shaped_boards(frames: int) -> None:
         counts["sure"] += len(sure)
         counts["sure_wrong"] += sum(reading.points[n] != truth_points[n] for n in sure)
     boards = counts["boards"]
-    print(f"boards of other proportions: {boards} (seeds from {SHAPED_SEED})")
-    show("proportions measured", counts["measured"], boards)
+    kind = "with strips of field by frame and bar" if margins else "of other proportions"
+    print(f"boards {kind}: {boards} (seeds from {first_seed})")
+    show("halves measured", counts["measured"], boards)
     if errors:
         print(
             f"    their ends off the drawn ones: median {statistics.median(errors):.1f} mm, "
@@ -430,6 +442,13 @@ def shaped_boards(frames: int) -> None:
         )
     show("read as a standard board (within 6 mm of it)", counts["standard"], boards)
     show("points too faint to measure (read as standard)", counts["not_measured"], boards)
+    if edge_errors:
+        show("boards with a strip along the frame", counts["strips"], boards)
+        print(
+            f"    strip measured off the drawn one: median {statistics.median(edge_errors):.1f}"
+            f" mm, worst {max(edge_errors):.1f} mm"
+        )
+    show("calibration failed", counts["failed"], boards + counts["failed"])
     show("readable frames", counts["readable"], boards)
     show("whole board exact on readable frames", counts["exact"], counts["readable"])
     show("confident but wrong", counts["confident_wrong"], boards, "<= 0.1%")
@@ -486,6 +505,7 @@ def main() -> None:
     print(f"plane view: {VIEW_SCALE} px/mm")
     simulator(args.frames)
     shaped_boards(max(args.frames // 5, 20))
+    shaped_boards(max(args.frames // 5, 20), MARGINS_SEED, margins=True)
     real_dice()
     real_boards()
     real_positions()
