@@ -56,6 +56,7 @@ STAGES: tuple[tuple[Any, str, str], ...] = (
     (checkers, "point_evidence", "point evidence"),
     (checkers, "read_points", "points"),
     (checkers, "read_bar", "bar"),
+    (checkers, "tray_changes", "tray changes"),
     (checkers, "read_tray", "trays"),
     (reader, "unexplained", "unexplained"),
     (reader, "_reference", "profile: empty board decoded"),

@@ -61,7 +61,7 @@ from companion.sim import Checkers, DieSpec, InvalidScene, random_scene, render 
 from companion.vision.board import BoardNotFound, find_board  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.dice import read_die_in_box  # noqa: E402
-from companion.vision.plane import CANONICAL_LAYOUT, order_clockwise  # noqa: E402
+from companion.vision.plane import order_clockwise  # noqa: E402
 from companion.vision.profile import VIEW_SCALE, save_profile  # noqa: E402
 from companion.vision.reader import read_frame  # noqa: E402
 
@@ -415,7 +415,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
         if field is not None:
             counts["strips"] += field["edge"] > 0
             edge_errors.append(abs(layout.edge - field["edge"]))
-        if layout.outer != CANONICAL_LAYOUT.outer or layout.home != CANONICAL_LAYOUT.home:
+        if not layout.has_canonical_halves:
             counts["measured"] += 1
             ends = np.array([*layout.outer, *layout.home]) - [*drawn["outer"], *drawn["home"]]
             errors.append(float(np.max(np.abs(ends))))
@@ -483,7 +483,7 @@ def real_positions() -> None:
             print(f"  {photo['file']}: calibration failed: {error}")
             continue
         layout = profile.layout
-        if not layout.is_canonical:
+        if not layout.has_canonical_halves:
             outer, home = layout.point_widths
             shape = f"points {outer:.1f} / {home:.1f} mm, bar {layout.bar_width:.0f} mm"
         elif any("did not show" in note for note in profile.notes):

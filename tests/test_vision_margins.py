@@ -18,10 +18,14 @@ from companion.rules import position_id
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.sim.shape import Margins
+from companion.vision import reader
 from companion.vision.calibrate import calibrate
+from companion.vision.checkers import RegionReading
 from companion.vision.plane import CANONICAL_LAYOUT, Layout
 from companion.vision.profile import Profile, ProfileError
 from companion.vision.reader import read_frame
+from companion.vision.reading import Counts
+from tests.test_vision_honesty import found_die
 
 OPENING = Position.opening().to_absolute("white")
 MIDGAME = Checkers.of(position_id.decode("hWfhgBLg+SNgQA").to_absolute("white"))
@@ -102,6 +106,25 @@ class TestLayoutAlongThePoints:
         ys = np.array([200.0, 30.0])
         assert np.allclose(self.layout.canonical_ys(xs, ys), ys)
         assert self.layout.to_canonical((g.BAR_LEFT + 5.0, 60.0)) == (g.BAR_LEFT + 5.0, 60.0)
+
+
+class TestTheStripIsTheBoards:
+    """The view shifts the strip off the canonical playing area; a die lying on it is still on
+    the board, and the frame stands beyond it."""
+
+    def test_a_die_on_the_strip_is_in_its_half(self) -> None:
+        layout = Layout(edge=15.0)
+        assert layout.half_of((100.0, 9.0)) == "outer"
+        assert layout.half_of((430.0, g.PLAY_HEIGHT - 9.0)) == "home"
+        assert layout.half_of((100.0, -3.0)) == "outside"
+
+    def test_the_frame_stands_beyond_the_strip(self) -> None:
+        """A die 12 mm (view) from the points' bases lies 27 mm from the frame behind a 15 mm
+        strip: out of a leaning die's reach."""
+        die = found_die(120.0, 12.0)
+        empty = [RegionReading(0, 1.0) for _ in range(24)]
+        assert not reader.leans_on_nothing(die, empty, Counts(0, 0), [die])
+        assert reader.leans_on_nothing(die, empty, Counts(0, 0), [die], edge=15.0)
 
 
 class TestProfileFile:

@@ -222,7 +222,8 @@ def calibrate(
     # measured first (the same whichever way the board is turned), so that even the survey
     # that learns the orientation reads the stacks where they lie
     upright = homography(corner_tuple, "bottom-right")
-    edge = measure_edge(to_lab(warp(image, upright, VIEW_SCALE)), VIEW_SCALE)
+    upright_board = to_lab(warp(image, upright, VIEW_SCALE))
+    edge = measure_edge(upright_board, VIEW_SCALE)
     provisional = warp(image, view_homography(upright, size), VIEW_SCALE, Layout(edge=edge))
     seen = ref.survey(to_lab(provisional), VIEW_SCALE, frozenset())
     opening = white_home is None
@@ -232,7 +233,12 @@ def calibrate(
     else:
         notes.append(f"orientation given by the user: white's home is {white_home}")
     image_to_plane = homography(corner_tuple, white_home)
-    layout = measure_layout(to_lab(warp(image, image_to_plane, VIEW_SCALE)), seen.field, VIEW_SCALE)
+    board = (
+        upright_board
+        if white_home == "bottom-right"
+        else to_lab(warp(image, image_to_plane, VIEW_SCALE))
+    )
+    layout = measure_layout(board, seen.field, VIEW_SCALE)
     notes.append(_layout_note(layout))
     if edge:
         notes.append(
@@ -277,7 +283,7 @@ def calibrate(
 def _layout_note(layout: Layout | None) -> str:
     if layout is None:
         return "the points did not show plainly enough to measure the board: read as canonical"
-    if layout.is_canonical:
+    if layout.has_canonical_halves:
         return "the board's points lie where a standard board's do"
     outer, home = layout.point_widths
     return (

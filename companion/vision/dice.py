@@ -607,8 +607,11 @@ def _touches_something(
     reach = _TOUCH_REACH
     if any(math.dist(centre, die.view_mm) < g.DIE_SIZE * 1.5 + 3.0 for die in others):
         return True
+    # the frame's long sides lie beyond a strip along them, which the view shifts off
+    edge = 0.0 if maps is None else maps.layout.edge
     near_wall = (
-        x < reach or x > g.PLAY_WIDTH - reach or y < reach or y > g.PLAY_HEIGHT - reach
+        x < reach or x > g.PLAY_WIDTH - reach
+        or y < reach - edge or y > g.PLAY_HEIGHT + edge - reach
         or abs(x - g.BAR_LEFT) < reach or abs(x - g.BAR_RIGHT) < reach
     )  # fmt: skip
     if near_wall or maps is None:
@@ -808,7 +811,7 @@ def find_dice(
         unsure = DieReading(
             value=face.value,
             flat=True,
-            half=g.half_of(*_in_view(maps, face_mm)),
+            half=g.half_of(*face_mm) if maps is None else maps.layout.half_of(face_mm),
             center_px=centre_px,
             confidence=min(face.confidence, UNSURE_REST),
             on_checker=on_checker,

@@ -130,20 +130,14 @@ def _weighted_norm(diff: cv2.typing.MatLike, shape: tuple[int, ...]) -> FloatIma
     return np.asarray(distance, dtype=np.float32).reshape(shape)
 
 
-def distances_to_colours(lab: FloatImage, first: Lab, second: Lab) -> tuple[FloatImage, ...]:
-    """:func:`colour_distance` to two fixed colours, sharing the work: with weights W,
-    |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2, so both need one squared norm, and each
-    colour one affine map of every pixel (one map per colour: OpenCV's two-row map of a
-    three-channel image took twice as long as two one-row maps)."""
-    pixels = np.ascontiguousarray(lab, np.float32)
-    return _distances_to_colours(pixels, first, second, _scratch(pixels.shape))
-
-
 def _distances_to_colours(
     pixels: FloatImage, first: Lab, second: Lab, scratch: FloatImage
 ) -> tuple[FloatImage, FloatImage]:
-    """:func:`distances_to_colours` of a contiguous image; ``scratch`` (:func:`_scratch`)
-    holds the squares."""
+    """Each pixel's weighted L*a*b* distance to ``first`` and to ``second`` (a contiguous
+    image), sharing the work: with weights W, |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2,
+    so both need one squared norm, and each colour one affine map of every pixel (one map per
+    colour: OpenCV's two-row map of a three-channel image took twice as long as two one-row
+    maps). ``scratch`` (:func:`_scratch`) holds the squares."""
     weights2 = _WEIGHTS**2
     squares = cv2.multiply(pixels, pixels, dst=_channels(scratch, pixels.shape))
     norm = cv2.transform(squares, _WEIGHTS_SQUARED)

@@ -132,6 +132,12 @@ class Layout:
         return self == CANONICAL_LAYOUT
 
     @property
+    def has_canonical_halves(self) -> bool:
+        """Whether its halves and bar are the canonical ones (whatever strip lies along the
+        frame's long sides)."""
+        return self.outer == CANONICAL_LAYOUT.outer and self.home == CANONICAL_LAYOUT.home
+
+    @property
     def point_widths(self) -> tuple[float, float]:
         """The points' width in the outer half and in the home half (mm)."""
         return (self.outer[1] - self.outer[0]) / 6, (self.home[1] - self.home[0]) / 6
@@ -150,6 +156,12 @@ class Layout:
             return xy
         xs, ys = np.array([xy[0]]), np.array([xy[1]])
         return (float(self.canonical_xs(xs)[0]), float(self.canonical_ys(xs, ys)[0]))
+
+    def half_of(self, xy: tuple[float, float]) -> g.Half:
+        """Which part of this board a spot of its own plane lies on: the halves and the bar
+        where this board has them, and the whole field up to the frame (a strip along the
+        frame is the board's, though the view shifts it off the canonical playing area)."""
+        return g.half_of(float(self.canonical_xs(np.array([xy[0]]))[0]), xy[1])
 
     def canonical_xs(self, xs: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """The ``x`` part of :meth:`to_canonical`, of many points at once."""

@@ -246,10 +246,10 @@ def unexplained(
     # only what lies on the playing area counts (the table round the board is not learned)
     # nor what lies along the walls: the frame's and the bar's inner faces stand up from the
     # playing surface, and a point borrowed at calibration from a sibling lacks their look
-    inside = _off_the_walls(scale, left.shape)
+    inside = _off_the_walls(scale, left.shape, maps.layout.edge)
     # checkers at the board's near edge show their sides over the frame to a tilted camera
     near_checkers = cv2.dilate(drawn, np.ones((9, 9), np.uint8))
-    over_frame = left & _frame_band(scale, left.shape) & (near_checkers == 0)
+    over_frame = left & _frame_band(scale, left.shape, maps.layout.edge) & (near_checkers == 0)
     for die in found_dice:
         # a die leaning on the frame, seen from the side, shows over it well beyond its top
         centre = view_pixel(die.view_mm[0], die.view_mm[1], scale)
@@ -286,15 +286,18 @@ matches the board (a white die on a cream point shows only its pips)."""
 
 
 @lru_cache(maxsize=4)
-def _off_the_walls(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
+def _off_the_walls(
+    scale: float, shape: tuple[int, int], edge: float = 0.0
+) -> npt.NDArray[np.uint8]:
     """1 on both halves of the playing area, :data:`WALL_MARGIN` clear of the frame and the bar
-    (drawn once per view size)."""
+    (drawn once per view size; ``edge``: the strip along the frame's long sides, which the
+    view shifts off the canonical playing area)."""
     inside = np.zeros(shape, np.uint8)
     for x0, x1 in ((0.0, g.BAR_LEFT), (g.BAR_RIGHT, g.PLAY_WIDTH)):
         cv2.rectangle(
             inside,
-            view_pixel(x0 + WALL_MARGIN, WALL_MARGIN, scale),
-            view_pixel(x1 - WALL_MARGIN, g.PLAY_HEIGHT - WALL_MARGIN, scale),
+            view_pixel(x0 + WALL_MARGIN, WALL_MARGIN - edge, scale),
+            view_pixel(x1 - WALL_MARGIN, g.PLAY_HEIGHT + edge - WALL_MARGIN, scale),
             1,
             -1,
         )
@@ -309,9 +312,10 @@ FRAME_REACH_MM2 = 150.0
 
 
 @lru_cache(maxsize=4)
-def _frame_band(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
+def _frame_band(scale: float, shape: tuple[int, int], edge: float = 0.0) -> npt.NDArray[np.uint8]:
     """1 on the frame round the playing area, except on the trays' side (dice may rest there
-    beside the trays, and the trays have their own readers)."""
+    beside the trays, and the trays have their own readers); beyond the strip along the long
+    sides (``edge``), which the view shifts off the canonical playing area."""
     band = np.zeros(shape, np.uint8)
     near, far = FRAME_BAND
 
@@ -324,8 +328,8 @@ def _frame_band(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8]:
             -1,
         )
 
-    rect(-far, -far, g.PLAY_WIDTH, g.PLAY_HEIGHT + far, 1)
-    rect(-near, -near, g.PLAY_WIDTH, g.PLAY_HEIGHT + near, 0)
+    rect(-far, -far - edge, g.PLAY_WIDTH, g.PLAY_HEIGHT + far + edge, 1)
+    rect(-near, -near - edge, g.PLAY_WIDTH, g.PLAY_HEIGHT + near + edge, 0)
     return band
 
 
@@ -416,13 +420,18 @@ def leans_on_nothing(
     regions: list[checkers.RegionReading],
     bar: Counts,
     others: list[dice.FoundDie],
+    edge: float = 0.0,
 ) -> bool:
     """Whether nothing a die could lean on lies within its reach: no checker read near it, no
     wall of the frame or the bar, no other die. Such a die lies flat, whatever stray spots
-    beside it suggest (a cocked die must lean on something or it would fall)."""
+    beside it suggest (a cocked die must lean on something or it would fall). ``edge`` is the
+    board's strip along the frame's long sides (the view shifts it off the playing area)."""
     x, y = die.footprint_mm
     reach = g.DIE_SIZE * 0.71 + LEAN_MARGIN
-    walls = (x, g.PLAY_WIDTH - x, y, g.PLAY_HEIGHT - y, abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT))
+    walls = (
+        x, g.PLAY_WIDTH - x, y + edge, g.PLAY_HEIGHT + edge - y,
+        abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT),
+    )  # fmt: skip
     if min(walls) < reach or g.BAR_LEFT < x < g.BAR_RIGHT:
         return False
     # the other die holds this one up only if its nearest corner lies within reach
@@ -449,7 +458,10 @@ def leans_on_nothing(
 
 
 def settle_free_dice(
-    found: list[dice.FoundDie], regions: list[checkers.RegionReading], bar: Counts
+    found: list[dice.FoundDie],
+    regions: list[checkers.RegionReading],
+    bar: Counts,
+    edge: float = 0.0,
 ) -> list[dice.FoundDie]:
     """Dice leaning on nothing (:func:`leans_on_nothing`) read as flat, as surely as their face.
 
@@ -459,7 +471,7 @@ def settle_free_dice(
     """
     settled = []
     for die in found:
-        if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found):
+        if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
             if not die.reading.flat and die.reading.confidence > dice.UNSURE_REST:
                 reading = replace(die.reading, confidence=dice.UNSURE_REST)
             else:
@@ -603,7 +615,7 @@ def read_frame(
         maps, "black", smear["black"], showing["black"], contrast, change["black"]
     )
     bar = Counts(bar_white.count, bar_black.count)
-    found_dice = settle_free_dice(found_dice, regions, bar)
+    found_dice = settle_free_dice(found_dice, regions, bar, profile.layout.edge)
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         white_tray, black_tray = len(regions), len(regions) + 1
