@@ -743,6 +743,19 @@ differs from the tray by less than its face would (measured on development frame
 rows 9-21 units, bare tray 1-3)."""
 
 
+def _tray_window(colour: Colour, scale: float, inset: float = 8.0) -> tuple[slice, slice]:
+    """View rows and columns of ``colour``'s tray, ``inset`` mm in from its long walls (rows
+    top to bottom: white's tray fills from its far end, the last row)."""
+    x0, y0, x1, y1 = g.tray_rect(colour)
+    rows = slice(view_row(y0, scale), view_row(y1, scale))
+    return rows, slice(view_column(x0 + inset, scale), view_column(x1 - inset, scale))
+
+
+def _from_filling_end(window: FloatImage, colour: Colour) -> FloatImage:
+    """A tray's window with its rows from the end the tray fills from."""
+    return window[::-1] if colour == "white" else window
+
+
 def tray_changes(
     view_lab: FloatImage, envelope: tuple[FloatImage, FloatImage], scale: float
 ) -> dict[Colour, FloatArray]:
@@ -761,13 +774,9 @@ def tray_changes(
     floor = float(np.median(frame))
     changes: dict[Colour, FloatArray] = {}
     for colour in ("white", "black"):
-        x0, y0, x1, y1 = g.tray_rect(colour)
-        rows = slice(view_row(y0, scale), view_row(y1, scale))
-        cols = slice(view_column(x0 + 8.0, scale), view_column(x1 - 8.0, scale))
+        rows, cols = _tray_window(colour, scale)
         change = distance_to_range(view_lab[rows, cols], low[rows, cols], high[rows, cols])
-        profile = change.mean(axis=1).astype(np.float64)
-        if colour == "white":
-            profile = profile[::-1]  # white's tray fills from the far (bottom) end
+        profile = _from_filling_end(change, colour).mean(axis=1).astype(np.float64)
         start, end = TRAY_CHANGE
         changes[colour] = np.clip((profile - floor - start) / (end - start), 0.0, 1.0)
     return changes
@@ -948,28 +957,24 @@ def read_tray(
     standing checkers' shaded rims.
     """
     scale = maps.scale
-    x0, y0, x1, y1 = g.tray_rect(colour)
-    c0, c1 = view_column(x0 + 8.0, scale), view_column(x1 - 8.0, scale)
-    r0, r1 = view_row(y0, scale), view_row(y1, scale)
-    tolerant = maps.tolerant[r0:r1, c0:c1]
+    window = _tray_window(colour, scale)
+
+    def seen(image: FloatImage) -> FloatImage:
+        return _from_filling_end(image[window], colour)
+
+    tolerant = np.ascontiguousarray(seen(maps.tolerant))
     rows = tolerant.mean(axis=1).astype(np.float32)
     checker_rows = rows
     if colour == "black":
         # a row of dark checkers is measured only on what does not look like the light ones
-        alike = (-maps.whiteness[r0:r1, c0:c1] > TRAY_LIKE_OTHER).astype(np.float32)
+        alike = (-seen(maps.whiteness) > TRAY_LIKE_OTHER).astype(np.float32)
         checker_rows = cv2.multiply(tolerant, alike).mean(axis=1).astype(np.float32)
-    edges = maps.edges[r0:r1, c0:c1].mean(axis=1)
-    other = float(maps.other[r0:r1, c0:c1].mean())
-    if colour == "white":
-        rows = rows[::-1]  # white's tray fills from the far (bottom) end
-        checker_rows = checker_rows[::-1]
-        edges = edges[::-1]
+    edges = seen(maps.edges).mean(axis=1)
+    other = float(maps.other[window].mean())
     reach = _tray_reach(smear)
     count, confidence = _row_count(checker_rows, reach, scale)
-    shadow = _shadow_share(maps.lab[r0:r1, c0:c1], tolerant) if count else None
+    shadow = _shadow_share(np.ascontiguousarray(seen(maps.lab)), tolerant) if count else None
     if shadow is not None:
-        if colour == "white":
-            shadow = shadow[::-1]
         lit = (checker_rows * (1.0 - shadow)).astype(np.float32)
         if _row_count(lit, reach, scale)[0] != count:
             # part of the row is the tray in shade (a lamp's shadow): its length is no proof
@@ -996,8 +1001,7 @@ def read_tray(
     covered = other > OTHER_LIMIT
     if covered and count >= 2:
         # standing checkers' shaded rims look like neither colour: no hand if seams repeat
-        lightness = maps.lab[r0:r1, view_column(x0, scale) : view_column(x1, scale), 0]
-        if colour == "white":
-            lightness = lightness[::-1]
+        whole = _tray_window(colour, scale, inset=0.0)
+        lightness = _from_filling_end(maps.lab[whole][..., 0], colour)
         covered = seam_regularity(lightness, count * g.TRAY_SLOT + 5.0, scale) < TRAY_REGULAR
     return RegionReading(count, 0.0 if covered else confidence, covered)

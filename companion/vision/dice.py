@@ -862,6 +862,13 @@ def _pips_beyond(
     )
 
 
+def _side_shown(camera: CameraModel, distance: float, top: float) -> float:
+    """How wide (mm, on the plane of its top, ``top`` mm up) a flat die's side facing the
+    camera shows, ``distance`` mm from the point below the camera (:func:`_predicted_sides`
+    per side)."""
+    return g.DIE_SIZE * distance / max(camera.height - (top - g.DIE_SIZE), 100.0)
+
+
 def _top_beyond(
     camera: CameraModel, side_mm: tuple[float, float], top: float
 ) -> tuple[float, float] | None:
@@ -870,7 +877,7 @@ def _top_beyond(
     read as a face (:data:`MIN_SIDE_SHOWN`). See :func:`_side_face_of`."""
     away = np.asarray(side_mm) - np.asarray(camera.position[:2], dtype=np.float64)
     distance = float(np.hypot(*away))
-    shown = g.DIE_SIZE * distance / max(camera.height - (top - g.DIE_SIZE), 100.0)
+    shown = _side_shown(camera, distance, top)
     if shown < MIN_SIDE_SHOWN:
         return None
     x, y = np.asarray(side_mm) + away / distance * (g.DIE_SIZE + shown) / 2
@@ -891,7 +898,7 @@ def _side_face_of(
     nadir = np.asarray(camera.position[:2], dtype=np.float64)
     toward = nadir - np.asarray(top_mm)
     distance = float(np.hypot(*toward))
-    shown = g.DIE_SIZE * distance / max(camera.height - (top - g.DIE_SIZE), 100.0)
+    shown = _side_shown(camera, distance, top)
     if shown < MIN_SIDE_SHOWN:
         return False
     unit = toward / distance
