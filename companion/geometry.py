@@ -72,8 +72,10 @@ class PointShape:
 
     @property
     def direction(self) -> float:
-        """+1 when the point grows downward from the top edge, -1 when upward from the bottom."""
-        return 1.0 if self.base_y == 0.0 else -1.0
+        """+1 when the point grows downward from the top edge, -1 when upward from the bottom
+        (told by its tip, so that a point drawn in from the edge by a strip of field grows the
+        same way as on the canonical plane)."""
+        return 1.0 if self.tip_y > self.base_y else -1.0
 
     def triangle(self) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
         half = self.width / 2
@@ -97,7 +99,7 @@ def point_shape(number: int) -> PointShape:
 
 
 def stack_centres(
-    number: int, count: int, style: StackStyle = "line"
+    number: int, count: int, style: StackStyle = "line", edge: float = 0.0
 ) -> list[tuple[float, float, int]]:
     """Centres ``(x, y, layer)`` of ``count`` checkers stacked on point ``number``.
 
@@ -105,13 +107,18 @@ def stack_centres(
     side by side; a longer stack overlaps like shingles so that it never crosses the middle of
     the board. ``"layers"`` puts checkers 6-10 on a second layer resting in the gaps of the
     first, and 11-15 on a third straight over the first.
+
+    ``edge`` (mm) is a strip of field between the frame's long side and the points' bases, as
+    some boards have (the simulator draws them): the stack starts at the point's base past
+    the strip, and a line that no longer fits the room left overlaps sooner.
     """
     shape = point_shape(number)
     pitch = CHECKER_PITCH
-    if style == "line" and count > 6:
-        pitch = (PLAY_HEIGHT / 2 - 2.0 - CHECKER_DIAMETER) / (count - 1)
+    room = PLAY_HEIGHT / 2 - edge - 2.0 - CHECKER_DIAMETER
+    if style == "line" and count > 1 and (count - 1) * pitch > room:
+        pitch = room / (count - 1)  # without a strip: from the seventh checker on
     step = shape.direction * pitch
-    first = shape.base_y + shape.direction * CHECKER_DIAMETER / 2
+    first = shape.base_y + shape.direction * edge + shape.direction * CHECKER_DIAMETER / 2
     centres: list[tuple[float, float, int]] = []
     for index in range(count):
         if style == "line":

@@ -25,8 +25,8 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field, Margins
-from companion.sim.styles import BGR, BoardStyle, Surface
+from companion.sim.shape import CANONICAL_FIELD, CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field
+from companion.sim.styles import BGR, BOARD_STYLES, EXTRA_BOARD_STYLES, BoardStyle, Surface
 
 FRAME_HEIGHT = 8.0
 """How far the frame and bar stand above the playing surface."""
@@ -277,25 +277,46 @@ def _poly_mask(
     return mask
 
 
+Box = tuple[slice, slice]
+"""Rows and columns of a texture."""
+
+
+def _triangle_mask(
+    triangle: tuple[tuple[float, float], ...], size: tuple[int, int]
+) -> tuple[Box, npt.NDArray[np.uint8]]:
+    """A point's ``triangle`` (mm) on a texture of ``size`` (rows, columns): the box around
+    it and its antialiased mask (0-255) in that box, the very pixels :func:`_poly_mask` gives
+    there. Painting each of 24 points through a whole texture's mask would be 24 times the
+    work."""
+    h, w = size
+    corners = np.array([_px(x, y) for x, y in triangle])
+    fixed = np.round(corners * 16).astype(np.int32)
+    left, top = (int(v) for v in np.maximum(np.floor(corners.min(axis=0)) - 2, 0))
+    right, bottom = (int(v) for v in np.minimum(np.ceil(corners.max(axis=0)) + 3, (w, h)))
+    mask = np.zeros((bottom - top, right - left), np.uint8)
+    local = fixed - np.array([left * 16, top * 16], np.int32)
+    cv2.fillPoly(mask, [local], 255, lineType=cv2.LINE_AA, shift=4)
+    return (slice(top, bottom), slice(left, right)), mask
+
+
 @lru_cache(maxsize=24)
 def board_texture(
     style: BoardStyle,
     white_home: WhiteHome = "bottom-right",
-    shape: BoardShape = CANONICAL_SHAPE,
-    margins: Margins = NO_MARGINS,
+    field: Field = CANONICAL_FIELD,
 ) -> Image:
     """The flat painted board (field, points, frame top, trays) seen from straight above.
 
-    The points are painted where :class:`companion.sim.shape.Field` puts them on a board of
-    ``shape`` with ``margins`` (the scene passes its style's). Cached: every frame of a style
-    warps the same texture. Texture pixels map to the *world* plane (after the orientation
-    flip), see :func:`texture_to_canonical` and :class:`Orientation`.
+    The points are painted where ``field`` puts them (the scene passes its own, with the
+    margins asked for or its style's: see :class:`companion.sim.shape.Field`). Cached: every
+    frame of a style warps the same texture. Texture pixels map to the *world* plane (after
+    the orientation flip), see :func:`texture_to_canonical` and :class:`Orientation`.
     """
-    field = Field(shape, margins)
+    shape = field.shape
     if shape.is_canonical and field.margins == NO_MARGINS:
-        texture = _painted(style, with_points=True)[0]
+        texture = _standard_board(style)
     else:
-        base, point_grain, tones = _painted(style, with_points=False)
+        base, point_grain, tones = _painted(style)
         if not shape.is_canonical:
             base = _reshaped(base, shape)
             point_grain = _reshaped(point_grain, shape)
@@ -309,17 +330,31 @@ def board_texture(
 
 
 Painted = tuple[Image, npt.NDArray[np.float32], npt.NDArray[np.float64]]
+STYLE_COUNT = len(BOARD_STYLES) + len(EXTRA_BOARD_STYLES)
+"""How many board styles there are: the painted boards' caches hold each of them."""
 
 
-@lru_cache(maxsize=12)
-def _painted(style: BoardStyle, with_points: bool) -> Painted:
+@lru_cache(maxsize=STYLE_COUNT)
+def _standard_board(style: BoardStyle) -> Image:
+    """The standard board painted in ``style`` with its points, pixel for pixel as before
+    boards had margins. Only the painted board is kept: nothing paints points on it again,
+    and the points' grain is 8 MB a style."""
+    return _paint_board(style, with_points=True)[0]
+
+
+@lru_cache(maxsize=STYLE_COUNT)
+def _painted(style: BoardStyle) -> Painted:
+    """The standard board painted in ``style`` without points, with the grain and the tones
+    :func:`_paint_points` paints the points of a board of any shape and margins in."""
+    return _paint_board(style, with_points=False)
+
+
+def _paint_board(style: BoardStyle, with_points: bool) -> Painted:
     """The standard board painted in ``style``, with the grain and the tones (one per point:
     printed or inlaid on its own, each differs a little from its neighbours) its points are
-    painted in.
-
-    ``with_points`` paints the standard board's points, pixel for pixel as before boards had
-    margins; without, a board of any shape and margins gets its points from
-    :func:`_paint_points`."""
+    painted in. ``with_points`` paints the standard board's points; either way the grain and
+    tones are drawn, as the later draws of the style's generator (the hinge's metal) follow
+    them."""
     shape = CANONICAL_SHAPE
     w, h = texture_size(shape)
     rng = np.random.default_rng(zlib.crc32(style.name.encode()))
@@ -338,12 +373,7 @@ def _painted(style: BoardStyle, with_points: bool) -> Painted:
             for number in range(1, 25):
                 if number % 2 != parity:
                     continue
-                triangle = list(shape.point(number).triangle())
-                xs, ys = zip(*(_px(x, y) for x, y in triangle), strict=True)
-                left, right = max(int(min(xs)) - 2, 0), min(int(max(xs)) + 3, w)
-                top, bottom = max(int(min(ys)) - 2, 0), min(int(max(ys)) + 3, h)
-                box = (slice(top, bottom), slice(left, right))
-                mask = _poly_mask((h, w), [triangle])[box]
+                box, mask = _triangle_mask(shape.point(number).triangle(), (h, w))
                 grain = point_grain[box] * np.float32(tones[number - 1])
                 _paint(canvas[box], mask, colour, grain)
     # a thin inlay line around the field and the hinge along the bar, as on real cases
@@ -394,16 +424,11 @@ def _paint_points(
     h, w = canvas.shape[:2]
     for number in range(1, 25):
         colour = style.point_a if number % 2 == 0 else style.point_b
-        corners = np.array([_px(x, y) for x, y in field.point(number).triangle()])
-        left, top = np.maximum(np.floor(corners.min(axis=0)).astype(int) - 2, 0)
-        right, bottom = np.minimum(np.ceil(corners.max(axis=0)).astype(int) + 3, (w, h))
-        mask = np.zeros((bottom - top, right - left), np.uint8)
-        local = np.round((corners - (left, top)) * 16).astype(np.int32)
-        cv2.fillPoly(mask, [local], 255, lineType=cv2.LINE_AA, shift=4)
-        box = canvas[top:bottom, left:right]
-        patch = box.astype(np.float32)
-        _paint(patch, mask, colour, grain[top:bottom, left:right] * np.float32(tones[number - 1]))
-        box[...] = np.clip(patch, 0, 255).astype(np.uint8)
+        box, mask = _triangle_mask(field.point(number).triangle(), (h, w))
+        region = canvas[box]
+        patch = region.astype(np.float32)
+        _paint(patch, mask, colour, grain[box] * np.float32(tones[number - 1]))
+        region[...] = np.clip(patch, 0, 255).astype(np.uint8)
     return canvas
 
 

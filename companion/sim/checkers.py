@@ -22,7 +22,7 @@ from companion import geometry as g
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
 from companion.sim.drawing import fill, pixel_box, shade
-from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field, Margins
+from companion.sim.shape import CANONICAL_FIELD, Field
 from companion.sim.styles import BGR, CheckerLook, CheckerSet
 
 THICKNESS = 7.0
@@ -73,12 +73,12 @@ def place_checkers(
     jitter_seed: int | None = None,
     radius: float = RADIUS,
     unevenness: float = 0.0,
-    shape: BoardShape = CANONICAL_SHAPE,
-    margins: Margins = NO_MARGINS,
+    field: Field = CANONICAL_FIELD,
 ) -> list[CheckerPlacement]:
-    """Every checker of a board (24 signed counts in white's numbering, bar and off), on a
-    board of ``shape``: each stack on its own point's axis (moved in by the field's
-    ``margins``, see :class:`companion.sim.shape.Field`), the bar's checkers on the bar's.
+    """Every checker of a board (24 signed counts in white's numbering, bar and off), on
+    ``field``: each stack on its own point's axis (moved in by the field's margins, see
+    :class:`companion.sim.shape.Field`), the bar's checkers on the bar's. The field is passed
+    whole, never rebuilt from its drawn margins, which would scale squeezed margins twice.
 
     With ``jitter_seed``, checkers on points stray a little sideways, as placed by hand; the
     same seed gives the same strays, so a checker keeps its spot from frame to frame.
@@ -86,7 +86,7 @@ def place_checkers(
     stack, as hurried hands do; ``radius`` sizes every checker.
     """
     placements: list[CheckerPlacement] = []
-    field = Field(shape, margins)
+    shape = field.shape
     for index, value in enumerate(points):
         if value == 0:
             continue

@@ -98,7 +98,7 @@ from companion.sim.sequences import (
     _settled_dice,
     cube_spot,
 )
-from companion.sim.shape import NO_MARGINS, BoardShape, Margins
+from companion.sim.shape import NO_MARGINS, Field
 from companion.sim.styles import board_style
 
 FREE_GAP = 12.0
@@ -245,7 +245,7 @@ class _Demo:
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
         self.shape = base.shape
-        self.margins = base.field.margins
+        self.field = base.field
         self.position = Position.opening()
         """The position at the start of the next turn, seen from the player on roll."""
         self.cube = 1
@@ -331,9 +331,7 @@ class _Demo:
         among: flat dice in the open middle of their half when there is room (the cocked die
         leans on a checker or the frame)."""
         if cocked is None:
-            found = _open_dice(
-                self.rng, values, boards, where, self.stack, self.seed, self.shape, self.margins
-            )
+            found = _open_dice(self.rng, values, boards, where, self.stack, self.seed, self.field)
             if found is not None:
                 return found
         else:
@@ -350,8 +348,7 @@ class _Demo:
                 board.off,
                 self.stack,
                 self.seed,
-                shape=self.shape,
-                margins=self.margins,
+                field=self.field,
             )
             try:
                 poses = layout.place_dice(
@@ -371,8 +368,7 @@ class _Demo:
             cocked,
             free_gap=FREE_GAP,
             cocked_tilt=COCKED_TILT if cocked is not None else None,
-            shape=self.shape,
-            margins=self.margins,
+            field=self.field,
         )
 
     def cup_hand(self, mover: str, half: str) -> occluders.Hand:
@@ -729,8 +725,7 @@ def _open_dice(
     where: list[g.Half],
     stack: g.StackStyle,
     jitter_seed: int,
-    shape: BoardShape,
-    margins: Margins = NO_MARGINS,
+    field: Field,
 ) -> list[DieSpec] | None:
     """Flat dice in the open band between the point tips of their halves (where dice thrown
     from a cup mostly end up), :data:`FREE_GAP` from every checker of ``boards`` and twice
@@ -739,12 +734,13 @@ def _open_dice(
         checker
         for board in boards
         for checker in checker_model.place_checkers(
-            board.points, board.bar, board.off, stack, jitter_seed, shape=shape, margins=margins
+            board.points, board.bar, board.off, stack, jitter_seed, field=field
         )
     ]
     outlines = [(layout.checker_polygon(c), (c.x, c.y)) for c in placed]
     margin = FREE_GAP + g.DIE_SIZE
     poses: list[dice_model.DiePose] = []
+    shape = field.shape
     for value, half in zip(values, where, strict=True):
         left, right = shape.outer if half == "outer" else shape.home
         for _ in range(OPEN_TRIES):

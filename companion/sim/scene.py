@@ -336,12 +336,13 @@ def _draw_case(
     camera: Camera,
     orientation: Orientation,
     scene: Scene,
+    field: Field,
     light: lighting.Light,
     variation: variety.Variation | None = None,
 ) -> None:
     """The board itself: painted plane, outer sides, inner walls and the raised frame."""
     style = board_style(scene.style)
-    texture = board.board_texture(style, scene.white_home, scene.shape, scene.field.margins)
+    texture = board.board_texture(style, scene.white_home, field)
     frame_colour = np.asarray(style.frame, np.float64)
     if variation is not None:
         texture = variation.board_texture(texture)
@@ -505,6 +506,7 @@ def render(scene: Scene) -> Frame:
     if scene.checker_look is not None:
         looks = replace(looks, look=scene.checker_look)
     shape = scene.shape
+    field = scene.field  # once: a field rebuilt from its drawn margins may scale them again
     orientation = Orientation(scene.white_home, shape)
     camera = make_camera(scene.camera, shape)
     light_seed = scene.seed if scene.light_seed is None else scene.light_seed
@@ -529,8 +531,7 @@ def render(scene: Scene) -> Frame:
         jitter_seed=light_seed,
         radius=radius,
         unevenness=unevenness,
-        shape=shape,
-        margins=scene.field.margins,
+        field=field,
     )
     where = _default_where(scene, orientation)
     try:
@@ -567,7 +568,7 @@ def render(scene: Scene) -> Frame:
         cube_behind = float(camera.depth(cube_world)) > float(camera.depth(board_middle))
         if cube_behind:
             _draw_cube(image, camera, cube_pose, orientation, light)
-    _draw_case(image, camera, orientation, scene, light, variation)
+    _draw_case(image, camera, orientation, scene, field, light, variation)
     key_points = checkers.all_key_points(placed, orientation)
     object_shadows = lighting.shadow_map(
         camera,
@@ -618,7 +619,17 @@ def render(scene: Scene) -> Frame:
         hand_mask = np.asarray(cv2.remap(hand_mask, fixed, fraction, cv2.INTER_LINEAR), np.uint8)
     cube_json = cube_truth(cube_pose, camera, orientation) if cube_pose is not None else None
     frame_truth = _truth(
-        scene, camera, orientation, light, poses, hand, hand_mask, stack, cube_json
+        scene,
+        field,
+        looks.look,
+        camera,
+        orientation,
+        light,
+        poses,
+        hand,
+        hand_mask,
+        stack,
+        cube_json,
     )
     if variation is not None:
         frame_truth["variation"] = variation.to_json()
@@ -644,6 +655,8 @@ def readable_region_mask(camera: Camera, orientation: Orientation) -> npt.NDArra
 
 def _truth(
     scene: Scene,
+    field: Field,
+    look: CheckerLook,
     camera: Camera,
     orientation: Orientation,
     light: lighting.Light,
@@ -653,6 +666,8 @@ def _truth(
     stack: g.StackStyle,
     cube_json: dict[str, object] | None,
 ) -> dict[str, object]:
+    """What ``render`` drew, JSON-ready: ``field`` and ``look`` are the very ones it drew
+    with (not worked out again from the scene, which could drift from them)."""
     covered = False
     occluder_json: list[dict[str, object]] = []
     if hand is not None and hand_mask is not None:
@@ -693,13 +708,13 @@ def _truth(
         {
             "board_corners_px": truth.board_corners_px(camera, orientation),
             "board_shape": scene.shape.to_json(),
-            "field_margins": scene.field.to_json(),
+            "field_margins": field.to_json(),
             "orientation": truth.quadrants(camera, orientation),
             "camera": camera.to_json(),
             "style": {
                 "board": scene.style,
                 "checkers": scene.checker_set,
-                "checker_look": scene.checker_look or checker_set(scene.checker_set).look,
+                "checker_look": look,
                 "stack": stack,
                 "white_home": scene.white_home,
             },

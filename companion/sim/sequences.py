@@ -57,7 +57,13 @@ from companion.sim import occluders
 from companion.sim.cube import CubeSpec, place_cube
 from companion.sim.layout import GAP, DieSpec, ImpossibleScene, place_dice
 from companion.sim.scene import Checkers, Frame, InvalidScene, Scene, random_scene, render
-from companion.sim.shape import CANONICAL_SHAPE, NO_MARGINS, BoardShape, Margins
+from companion.sim.shape import (
+    CANONICAL_FIELD,
+    CANONICAL_SHAPE,
+    NO_MARGINS,
+    BoardShape,
+    Field,
+)
 from companion.sim.styles import board_style
 
 DEFAULT_TURNS = 4
@@ -190,8 +196,7 @@ def _settled_dice(
     cocked: int | None = None,
     free_gap: float = GAP,
     cocked_tilt: float | None = None,
-    shape: BoardShape = CANONICAL_SHAPE,
-    margins: Margins = NO_MARGINS,
+    field: Field = CANONICAL_FIELD,
 ) -> list[DieSpec]:
     """Resting poses clear of the checkers of every board the dice will lie among.
 
@@ -211,10 +216,10 @@ def _settled_dice(
         placed: list[checker_model.CheckerPlacement] = []
         for board in boards[:count]:
             placed += checker_model.place_checkers(
-                board.points, board.bar, board.off, stack, jitter_seed, shape=shape, margins=margins
+                board.points, board.bar, board.off, stack, jitter_seed, field=field
             )
         try:
-            poses = place_dice(specs, placed, "home", rng, free_gap, shape)
+            poses = place_dice(specs, placed, "home", rng, free_gap, field.shape)
         except ImpossibleScene:
             if count == 1:
                 raise
@@ -292,7 +297,7 @@ class _Game:
         self.stack = base.stack or board_style(base.style).stack
         self.mirrored = base.white_home in ("bottom-left", "top-right")
         self.shape = base.shape
-        self.margins = base.field.margins
+        self.field = base.field
         self.cube = CubeState()
 
     def hold_still(self, **scene: object) -> Iterator[GameFrame]:
@@ -373,8 +378,7 @@ class _Game:
                 halves,
                 self.stack,
                 self.seed,
-                shape=self.shape,
-                margins=self.margins,
+                field=self.field,
             )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, opening_roll=True)
@@ -414,8 +418,7 @@ class _Game:
                 self.stack,
                 self.seed,
                 cocked,
-                shape=self.shape,
-                margins=self.margins,
+                field=self.field,
             )
             rolling = tuple(replace(spec, rolling=True) for spec in specs)
             yield self.recorder.shoot(board=board, dice=rolling, on_roll=mover)

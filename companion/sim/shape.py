@@ -21,26 +21,26 @@ import numpy as np
 from companion.geometry import (
     BAR_WIDTHS,
     CANONICAL_SHAPE,
-    CHECKER_DIAMETER,
-    CHECKER_PITCH,
     PLAY_HEIGHT,
     PLAY_WIDTH,
     POINT_LENGTH,
     POINT_WIDTHS,
     BoardShape,
     ImpossibleShape,
+    PointShape,
     StackStyle,
+    stack_centres,
 )
 
 __all__ = [
     "BAR_WIDTHS",
+    "CANONICAL_FIELD",
     "CANONICAL_SHAPE",
     "NO_MARGINS",
     "POINT_WIDTHS",
     "VARIED_BAR",
     "VARIED_POINTS",
     "BoardShape",
-    "DrawnPoint",
     "Field",
     "ImpossibleShape",
     "Margins",
@@ -102,27 +102,6 @@ NO_MARGINS = Margins()
 
 
 @dataclass(frozen=True, slots=True)
-class DrawnPoint:
-    """One point as drawn: its axis, base and tip (mm on the board's plane) and base width."""
-
-    number: int
-    axis_x: float
-    base_y: float
-    tip_y: float
-    width: float
-    direction: float
-    """+1 when the point grows downward from the top edge, -1 when upward from the bottom."""
-
-    def triangle(self) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
-        half = self.width / 2
-        return (
-            (self.axis_x - half, self.base_y),
-            (self.axis_x + half, self.base_y),
-            (self.axis_x, self.tip_y),
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class Field:
     """Where the points lie on a board of ``shape`` whose maker left ``asked`` margins.
 
@@ -153,11 +132,15 @@ class Field:
             return (m.frame, self.shape.bar_left - m.bar)
         return (self.shape.bar_right + m.bar, self.shape.width - m.frame)
 
-    def point(self, number: int) -> DrawnPoint:
-        """White's point ``number`` (1-24) as drawn."""
+    def point(self, number: int) -> PointShape:
+        """White's point ``number`` (1-24) as drawn: the shape's own without margins (not a
+        copy of its arithmetic, which would drift from it by rounding)."""
         if not 1 <= number <= 24:
             raise ValueError(f"point {number} does not exist: points are numbered 1-24")
-        edge = self.margins.edge
+        margins = self.margins
+        if margins == NO_MARGINS:
+            return self.shape.point(number)
+        edge = margins.edge
         if 7 <= number <= 18:
             left, right = self.points_span("outer")
         else:
@@ -173,31 +156,18 @@ class Field:
             x = left + (number - 18 - 0.5) * width
         if number <= 12:
             base = PLAY_HEIGHT - edge
-            return DrawnPoint(number, x, base, base - POINT_LENGTH, width, -1.0)
-        return DrawnPoint(number, x, edge, edge + POINT_LENGTH, width, 1.0)
+            return PointShape(number, x, base, base - POINT_LENGTH, width)
+        return PointShape(number, x, edge, edge + POINT_LENGTH, width)
 
     def stack_centres(
         self, number: int, count: int, style: StackStyle = "line"
     ) -> list[tuple[float, float, int]]:
         """Centres ``(x, y, layer)`` of ``count`` checkers on point ``number``, from its base
-        toward the centre, as ``companion.geometry.stack_centres`` stacks them (a line too long
-        for the room left by the edge strip overlaps like shingles)."""
-        point = self.point(number)
-        pitch = CHECKER_PITCH
-        room = PLAY_HEIGHT / 2 - self.margins.edge - 2.0 - CHECKER_DIAMETER
-        if style == "line" and count > 1 and (count > 6 or (count - 1) * pitch > room):
-            pitch = room / (count - 1)
-        step = point.direction * pitch
-        first = point.base_y + point.direction * CHECKER_DIAMETER / 2
-        centres: list[tuple[float, float, int]] = []
-        for index in range(count):
-            if style == "line":
-                centres.append((point.axis_x, first + index * step, 0))
-            else:
-                layer, slot = divmod(index, 5)
-                offset = layer * 0.5 if layer % 2 else 0.0
-                centres.append((point.axis_x, first + (slot + offset) * step, layer))
-        return centres
+        toward the centre, as ``companion.geometry.stack_centres`` stacks them past the edge
+        strip (a line too long for the room it leaves overlaps like shingles)."""
+        axis = self.point(number).base_x
+        edge = self.margins.edge
+        return [(axis, y, layer) for _, y, layer in stack_centres(number, count, style, edge)]
 
     def to_json(self) -> dict[str, object]:
         """The margins drawn and where the points lie, on the board's plane (mm, as
@@ -213,3 +183,7 @@ class Field:
                 half: [round(x * scale, 3) for x in span] for half, span in spans.items()
             },
         }
+
+
+CANONICAL_FIELD = Field()
+"""The canonical board with its points touching the frame: every scene's field before margins."""
