@@ -33,6 +33,15 @@ is not. The proof stays the same, but a row whose edge does not show is less sha
 this look is taken twice, with two steps across the rows, and a board is reported only where
 both takes prove the same one.
 
+Many boards leave a strip of the field's colour between the frame (or the bar) and the points.
+The playing area is then the whole field, strips included, and the points lie inside it, so a
+look with strips of field round the points (:data:`STRIPS_LOOK`, :data:`STRIPPED`) is taken
+beside the first; its best guesses have their strips measured (:func:`measure_strips`). Its
+board is trusted only when it proves itself more firmly (:data:`MIN_STRIPS_QUARTER_CONTRAST`),
+lies clear of the frame's border, and its strips show the field's colour
+(:func:`_strips_of_field`): a board without strips is easily taken for one whose strips are its
+frame. Where both looks prove a board, the one that lines up better is reported.
+
 Frames are searched at :data:`WORK_WIDTH` pixels. Corners are reported in the frame's pixels,
 clockwise from the top-left as the image shows them; which corner is white's home is the
 calibration's business (:mod:`companion.vision.calibrate`).
@@ -42,6 +51,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 import cv2
@@ -64,6 +74,9 @@ match in the frame's texture lines up about as well either way."""
 MIN_QUARTER_CONTRAST = 1.6
 """The same in each quarter of the board (either half, either row): a guess with one row or
 one end wrong still lines up well as a whole, but not in the quarters it gets wrong."""
+MIN_STRIPS_QUARTER_CONTRAST = 2.0
+"""The same for a board with strips of field round the points: the points may lie anywhere
+inside such a board's rows and ends, and a guess with that freedom needs the firmer proof."""
 MIN_SCORE = 1.2
 """How many times the frame's ordinary edge strength the points' edges must show."""
 LEAST_AREA = 0.08
@@ -112,25 +125,52 @@ SHAPES = (
 """The canonical board (the simulator's) and a tournament board's narrow bar and long points."""
 
 
+class Strips(NamedTuple):
+    """Strips of field (canonical millimetres) a board's maker left between the frame or the bar
+    and the points: the playing area is the whole field inside the frame, strips included."""
+
+    frame: float = 0.0
+    """Between the frame's short side and the outermost point of each half."""
+    bar: float = 0.0
+    """Between the bar and the points beside it."""
+    edge: float = 0.0
+    """Between the frame's long sides and the points' bases."""
+
+
+NO_STRIPS = Strips()
+
+
 class Model(NamedTuple):
-    """What a guess is scored on: a board's shape, and whether the frame past the points' bases
-    counts (:func:`_point_features`)."""
+    """What a guess is scored on: a board's shape, whether the frame past the points' bases
+    counts, and the strips of field around the points (:func:`_point_features`)."""
 
     shape: RowProportions
     bare_frame: bool
+    strips: Strips = NO_STRIPS
 
 
-MODELS = tuple(Model(shape, False) for shape in SHAPES) + tuple(
-    Model(shape, True) for shape in SHAPES
+STRIPPED = (
+    Strips(frame=5.0, bar=3.0, edge=0.0),
+    Strips(frame=6.0, bar=4.0, edge=4.0),
+    Strips(frame=11.0, bar=7.0, edge=10.0),
 )
-"""Every shape without the frame past the bases, then every shape with it."""
+"""The strips of a board with a strip of field all round the points (real boards leave a few
+millimetres to 15), tried beside the boards without: the strips are then measured
+(:func:`measure_strips`)."""
+MODELS = (
+    tuple(Model(shape, False) for shape in SHAPES)
+    + tuple(Model(shape, True) for shape in SHAPES)
+    + tuple(Model(SHAPES[0], False, strips) for strips in STRIPPED)
+)
+"""Every shape without the frame past the bases, then every shape with it, then the canonical
+shape with strips of field round the points."""
 
 _PLANE_RECT = np.array(
     [(0.0, 0.0), (g.PLAY_WIDTH, 0.0), (g.PLAY_WIDTH, g.PLAY_HEIGHT), (0.0, g.PLAY_HEIGHT)]
 )
 
 
-def _point_features(model: Model) -> tuple[FloatArray, FloatArray]:
+def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatArray]:
     """Plane points (in canonical millimetres) where a board shows edges, and where it shows
     none, each as (features, 10 points, 2).
 
@@ -146,9 +186,9 @@ def _point_features(model: Model) -> tuple[FloatArray, FloatArray]:
     which then lies inside the playing area, on the checkers stacked at the points' bases
     where a row's own edge is hidden (black points on a black frame, or checkers on them).
     """
-    shape = model.shape
+    shape, strips = model.shape, model.strips
     half = (1.0 - shape.bar) / 2 * g.PLAY_WIDTH
-    width = half / 6
+    width = (half - strips.frame - strips.bar) / 6
     length = shape.point_length * g.PLAY_HEIGHT
     along_side = np.linspace(0.2, 1.0, 10)
     past_tip = np.linspace(1.08, 1.3, 10)
@@ -156,12 +196,17 @@ def _point_features(model: Model) -> tuple[FloatArray, FloatArray]:
     edges: list[FloatArray] = []
     bare: list[FloatArray] = []
     frame: list[FloatArray] = []
-    for start in (0.0, g.PLAY_WIDTH - half):
+    low, high = strips.edge, g.PLAY_HEIGHT - strips.edge
+    for start in (strips.frame, g.PLAY_WIDTH - half + strips.bar):
         for index in range(6):
             middle = start + (index + 0.5) * width
-            for base_y, tip_y in ((0.0, length), (g.PLAY_HEIGHT, g.PLAY_HEIGHT - length)):
+            for base_y, tip_y in ((low, low + length), (high, high - length)):
                 across = np.linspace(middle - 0.4 * width, middle + 0.4 * width, 10)
                 edges.append(np.column_stack([across, np.full(10, base_y)]))
+                if strips.edge and rims:
+                    # where the strip meets the frame
+                    outer = 0.0 if base_y == low else g.PLAY_HEIGHT
+                    edges.append(np.column_stack([across, np.full(10, outer)]))
                 for side in (-1.0, 1.0):
                     corner = middle + side * width / 2
                     for t, out in ((along_side, edges), (past_tip, bare), (past_base, frame)):
@@ -177,7 +222,6 @@ def _point_features(model: Model) -> tuple[FloatArray, FloatArray]:
     return np.array(edges), np.array(bare + frame if model.bare_frame else bare)
 
 
-_FEATURES = tuple(_point_features(model) for model in MODELS)
 BARE_WEIGHT = 0.5
 """How much edges past the points' tips (and past their bases, when they count) count
 against a guess."""
@@ -227,27 +271,54 @@ def _sample(gradient: Gradient, quads: FloatArray, points: FloatArray) -> FloatA
     return np.asarray(np.median(values, axis=2), dtype=np.float64)
 
 
-_COMBINED = tuple(np.concatenate([edges, bare]) for edges, bare in _FEATURES)
-_WEIGHTS = tuple(
-    np.concatenate(
+class _Arrays(NamedTuple):
+    """A model's features as :func:`_scores` and :func:`_contrasts` sample them."""
+
+    edges: FloatArray
+    bare: FloatArray
+    combined: FloatArray
+    weights: FloatArray
+    proof: FloatArray
+    """The features :func:`_contrasts` proves a board on: the model's without the frame past
+    the bases, which a board half a point along its rows has as bare as the board itself."""
+    proof_weights: FloatArray
+
+
+def _combine(edges: FloatArray, bare: FloatArray) -> tuple[FloatArray, FloatArray]:
+    weights = np.concatenate(
         [np.full(len(edges), 1.0 / len(edges)), np.full(len(bare), -BARE_WEIGHT / len(bare))]
     )
-    for edges, bare in _FEATURES
-)
-_PROOF = tuple(_COMBINED[MODELS.index(Model(model.shape, False))] for model in MODELS)
-_PROOF_WEIGHTS = tuple(_WEIGHTS[MODELS.index(Model(model.shape, False))] for model in MODELS)
-"""What :func:`_contrasts` proves a board on: its shape's features without the frame past the
-bases, which a board half a point along its rows has as bare as the board itself."""
+    return np.concatenate([edges, bare]), weights
 
 
-def _scores(gradient: Gradient, quads: FloatArray, model: int, every: int = 1) -> FloatArray:
+@lru_cache(maxsize=256)
+def _model_arrays(model: Model) -> _Arrays:
+    edges, bare = _point_features(model)
+    combined, weights = _combine(edges, bare)
+    proof, proof_weights = _combine(*_point_features(model._replace(bare_frame=False), False))
+    return _Arrays(edges, bare, combined, weights, proof, proof_weights)
+
+
+def _arrays(model: int | Model) -> _Arrays:
+    """The arrays of a model given by its index into :data:`MODELS` or in full."""
+    return _model_arrays(MODELS[model] if isinstance(model, int) else model)
+
+
+def _model(model: int | Model) -> Model:
+    return MODELS[model] if isinstance(model, int) else model
+
+
+def _scores(
+    gradient: Gradient, quads: FloatArray, model: int | Model, every: int = 1
+) -> FloatArray:
     """:func:`triangle_score` of many quadrilaterals at once (every ``every``-th point along
     each feature): shape (N,)."""
-    strengths = _sample(gradient, quads, _COMBINED[model][:, ::every])
-    return np.asarray(strengths @ _WEIGHTS[model])
+    arrays = _arrays(model)
+    strengths = _sample(gradient, quads, arrays.combined[:, ::every])
+    return np.asarray(strengths @ arrays.weights)
 
 
-def triangle_score(gradient: Gradient, quad: FloatArray, model: int = 0) -> float:
+def triangle_score(gradient: Gradient, quad: FloatArray, model: int | Model = 0) -> float:
     """How well the board's edges line up with colour edges in the frame: the mean over the
     points' sides and bases, the bar's edges and the ends of the median edge strength along
     each, less half the mean past the points' tips (:func:`_point_features`). Sharp, and blind
@@ -268,7 +339,7 @@ FINE_STEPS = STEPS[1:]
 def refine(
     gradient: Gradient,
     quad: FloatArray,
-    model: int = 0,
+    model: int | Model = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
 ) -> tuple[float, FloatArray]:
@@ -293,7 +364,7 @@ _MOVES = np.array(
 def refine_many(
     gradient: Gradient,
     quads: FloatArray,
-    model: int = 0,
+    model: int | Model = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
 ) -> tuple[FloatArray, FloatArray]:
@@ -562,7 +633,7 @@ SLIDE_STEP = 1.0 / 30
 """The first look along the rows moves the ends in steps of this share of the width."""
 
 
-def slide(gradient: Gradient, quad: FloatArray, model: int = 0) -> FloatArray:
+def slide(gradient: Gradient, quad: FloatArray, model: int | Model = 0) -> FloatArray:
     """The playing area's ends found along a candidate's two rows of points.
 
     The ends of the playing area are its weakest edges (the opening stacks five checkers at
@@ -572,7 +643,7 @@ def slide(gradient: Gradient, quad: FloatArray, model: int = 0) -> FloatArray:
     regular pattern at once: first in coarse steps, then finely around the best.
     """
     to_image = _homographies(quad[None])[0]
-    edges, bare = _FEATURES[model]
+    edges, bare = _arrays(model).edges, _arrays(model).bare
     # the gradient along lines of the plane parallel to the rows, at every height a feature
     # is sampled at: a placement's score is then a sum of look-ups in these profiles
     fine = (edges[:, ::3], bare[:, ::5])
@@ -670,7 +741,7 @@ with each, and trusted only where both find the same board (:data:`SECOND_LOOKS`
 
 
 def slide_across(
-    gradient: Gradient, quad: FloatArray, model: int = 0, step: float = ACROSS_STEPS[0]
+    gradient: Gradient, quad: FloatArray, model: int | Model = 0, step: float = ACROSS_STEPS[0]
 ) -> FloatArray:
     """The candidate with each row moved across to where the points' pattern fits best.
 
@@ -846,9 +917,24 @@ class Look(NamedTuple):
 
 
 FIRST_LOOK = Look(
-    tuple(index for index, model in enumerate(MODELS) if not model.bare_frame), ROW_PAIRS, 0.0
+    tuple(
+        index
+        for index, model in enumerate(MODELS)
+        if not model.bare_frame and model.strips == NO_STRIPS
+    ),
+    ROW_PAIRS,
+    0.0,
 )
 """Rows where the frame's lines show them, scored on the points alone."""
+STRIPS_LOOK = Look(
+    tuple(
+        sorted((MODELS.index(Model(SHAPES[0], False, strips)) for strips in STRIPPED), reverse=True)
+    ),
+    ROW_PAIRS,
+    0.0,
+)
+"""Beside the first look, with strips of field round the points (the widest strips first: the
+candidates are slid along their rows with them)."""
 SECOND_LOOKS = tuple(
     Look(
         tuple(index for index, model in enumerate(MODELS) if model.bare_frame),
@@ -894,6 +980,8 @@ class _Guess(NamedTuple):
     corners: FloatArray
     """In the frame's pixels, in the plane's order."""
     contrasts: FloatArray
+    strips: Strips = NO_STRIPS
+    """The strips of field round the points it was fitted with."""
 
 
 ADVICE = (
@@ -918,7 +1006,16 @@ def find_board(image: Image) -> FoundBoard:
             "no board found: no four straight edges in the frame could bound a playing area. "
             + ADVICE
         )
-    guess = first if _proven(first, frame.texture) else _second_look(frame, ranked)
+    stripped = _look(frame, STRIPS_LOOK, _slid(frame, STRIPS_LOOK, ranked))
+    proven = [first] if _proven(first, frame.texture) else []
+    if (
+        stripped is not None
+        and _proven(stripped, frame.texture, MIN_STRIPS_QUARTER_CONTRAST)
+        and _in_view(stripped.corners, image.shape[:2])
+        and _strips_of_field(image, stripped)
+    ):
+        proven.append(stripped)
+    guess = max(proven, key=lambda guess: guess.score) if proven else _second_look(frame, ranked)
     if guess is not None:
         return FoundBoard(
             order_clockwise(guess.corners), guess.score / frame.texture, float(guess.contrasts[0])
@@ -963,11 +1060,82 @@ def _second_look(frame: _Frame, ranked: FloatArray) -> _Guess | None:
     return max(proven, key=lambda guess: guess.score)
 
 
-def _proven(guess: _Guess, texture: float) -> bool:
-    """Whether a guess lines up like a board (the module's docstring, step 4)."""
+IN_VIEW = 0.01
+"""How far inside the frame's border (as a share of its longer side) a board with strips of
+field must lie: the field's edge against the frame shows only where the frame is in view too."""
+
+
+def _in_view(corners: FloatArray, size: tuple[int, ...]) -> bool:
+    """Whether a playing area lies within the frame, clear of its border."""
+    height, width = size[0], size[1]
+    margin = IN_VIEW * max(height, width)
+    xs, ys = corners[:, 0], corners[:, 1]
+    return bool(
+        (xs >= margin).all()
+        and (xs <= width - 1 - margin).all()
+        and (ys >= margin).all()
+        and (ys <= height - 1 - margin).all()
+    )
+
+
+STRIP_COLOUR = 20.0
+"""How far (Lab distance, lightness counted half: light falls unevenly) a spot on a strip may
+be from the field's colour between the rows and still show the field."""
+SEEN_STRIP = 4.0
+"""Narrower strips (millimetres) are too narrow to tell their colour from the points' or the
+frame's beside them."""
+NEAR_POINTS = 0.65
+"""Where across a strip its colour is looked at, from the frame (0) to the points (1): nearer
+the points, which a guess places better than the frame's edge."""
+STRIP_SHOWN = 0.4
+"""The share of each strip that must show the field's colour: checkers leaning over a strip
+hide some of it, a frame taken for a strip shows none."""
+
+
+def _strips_of_field(image: Image, guess: _Guess) -> bool:
+    """Whether a guess's strips show the field's colour, as strips of field do: a guess that
+    took the frame round the points for strips (a board without them) shows the frame's.
+
+    Spots along each strip's middle are compared with the median colour along the middle of
+    the open field between the two rows' tips. A guess without strips wide enough to look
+    at is no board with strips.
+    """
+    strips = guess.strips
+    to_image = _homographies(guess.corners[None])[0]
+    lines: list[FloatArray] = []
+    along = np.linspace(0.05, 0.95, 60) * g.PLAY_WIDTH
+    if strips.edge >= SEEN_STRIP:
+        for y in (strips.edge * NEAR_POINTS, g.PLAY_HEIGHT - strips.edge * NEAR_POINTS):
+            lines.append(np.column_stack([along, np.full(60, y)]))
+    if strips.frame >= SEEN_STRIP:
+        down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
+        for x in (strips.frame * NEAR_POINTS, g.PLAY_WIDTH - strips.frame * NEAR_POINTS):
+            lines.append(np.column_stack([np.full(60, x), down]))
+    if not lines:
+        return False
+    lab = cv2.cvtColor(np.asarray(image, np.uint8), cv2.COLOR_BGR2LAB).astype(np.float64)
+    lab[..., 0] *= 0.5
+    height, width = lab.shape[:2]
+
+    def colours(points: FloatArray) -> FloatArray:
+        spots = _project(to_image, points)
+        xs = np.clip(np.round(spots[:, 0]), 0, width - 1).astype(np.intp)
+        ys = np.clip(np.round(spots[:, 1]), 0, height - 1).astype(np.intp)
+        return np.asarray(lab[ys, xs])
+
+    field = np.median(colours(np.column_stack([along, np.full(60, g.PLAY_HEIGHT / 2)])), axis=0)
+    return all(
+        float(np.mean(np.linalg.norm(colours(line) - field, axis=1) <= STRIP_COLOUR)) >= STRIP_SHOWN
+        for line in lines
+    )
+
+
+def _proven(guess: _Guess, texture: float, quarter: float = MIN_QUARTER_CONTRAST) -> bool:
+    """Whether a guess lines up like a board (the module's docstring, step 4), each quarter at
+    least ``quarter`` times better than half a point along."""
     return (
         guess.contrasts[0] >= MIN_CONTRAST
-        and min(guess.contrasts[1:]) >= MIN_QUARTER_CONTRAST
+        and min(guess.contrasts[1:]) >= quarter
         and guess.score / texture >= MIN_SCORE
     )
 
@@ -1060,24 +1228,92 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
         fitted.insert(0, (float(scores.max()), model, trials[int(np.argmax(scores))]))
     # the last, finest fit on the frame itself: the best few are fitted there, as a corner the
     # points cannot pin at the working size may be pinned now
-    final: tuple[float, int, FloatArray] | None = None
-    for _, model, guess in fitted[:FINALISTS]:
-        polished = refine(frame.full, guess / factor, model, 0.0, FINE_STEPS)[1]
+    final: tuple[float, Model, FloatArray] | None = None
+    for _, index, guess in fitted[:FINALISTS]:
+        fit = MODELS[index]
+        if fit.strips != NO_STRIPS:
+            # the strips measured where this guess puts the points, kept when they fit better
+            measured, field = measure_strips(gradient, guess, fit)
+            if _scores(gradient, field[None], measured)[0] > _scores(gradient, guess[None], fit)[0]:
+                fit, guess = measured, field
+        polished = refine(frame.full, guess / factor, fit, 0.0, FINE_STEPS)[1]
         # judged at the working size, like every candidate before: the frame's sharpest
         # edges (its outline against the table) would outweigh the points at full size
-        value = float(_scores(gradient, polished[None] * factor, model)[0])
+        value = float(_scores(gradient, polished[None] * factor, fit)[0])
         if final is None or value > final[0]:
-            final = (value, model, polished)
+            final = (value, fit, polished)
     assert final is not None
-    score, model, polished = final
-    return _Guess(score, polished, _contrasts(gradient, polished * factor, model))
+    best_score, best_fit, polished = final
+    contrasts = _contrasts(gradient, polished * factor, best_fit)
+    return _Guess(best_score, polished, contrasts, best_fit.strips)
 
 
-def _neighbours(quad: FloatArray, model: int) -> FloatArray:
+STRIP_REACH = 18.0
+"""The widest strip of field (millimetres) :func:`measure_strips` looks for: a frame is wider,
+so its outer edge lies out of reach."""
+STRIP_STEP = 0.5
+"""The step (millimetres) it looks in."""
+LEAST_STRIP = 2.0
+"""Narrower strips are not told apart from the points they border."""
+STRIP_EDGE = 0.4
+"""How strong (as a share of the edge where the points start) the edge where a strip meets the
+frame must be, above the strip's own middle, to count."""
+
+
+def measure_strips(gradient: Gradient, quad: FloatArray, model: Model) -> tuple[Model, FloatArray]:
+    """The strips of field round the points, measured where a guess with strips puts the
+    points: (the model with the strips found, the playing area's corners).
+
+    A guess fitted with strips of the wrong width has its points nearly right (they are the
+    strongest cue) and the field's edges off by about the difference. Lines parallel to the
+    rows (across the points) and to the ends (across the rows) are looked along, outward from
+    where the points start: the field's edge against the frame is the line that stands out
+    most above the bare strip halfway back to the points; where none stands out, the points
+    reach the frame.
+    """
+    to_image = _homographies(quad[None])[0]
+    strips = model.strips
+    half = (1.0 - model.shape.bar) / 2 * g.PLAY_WIDTH
+    offsets = np.arange(0.0, STRIP_REACH + 1e-9, STRIP_STEP)
+    width = (half - strips.frame - strips.bar) / 6
+    middles = np.concatenate(
+        [
+            start + (np.arange(6) + 0.5) * width
+            for start in (strips.frame, g.PLAY_WIDTH - half + strips.bar)
+        ]
+    )
+    across = middles[:, None] + np.linspace(-0.4, 0.4, 10)[None] * width  # (12, 10)
+    quarters = (np.arange(4)[:, None] + np.linspace(0.1, 0.9, 10)[None]) * g.PLAY_HEIGHT / 4
+    lines: list[FloatArray] = []
+    for offset in offsets:
+        for y in (strips.edge - offset, g.PLAY_HEIGHT - strips.edge + offset):
+            lines.extend(np.stack([part, np.full(10, y)], axis=1) for part in across)
+        for x in (strips.frame - offset, g.PLAY_WIDTH - strips.frame + offset):
+            lines.extend(np.stack([np.full(10, x), part], axis=1) for part in quarters)
+    strengths = _sample(gradient, quad[None], np.array(lines))[0].reshape(len(offsets), -1)
+    measured = []
+    for profile in (strengths[:, :24].mean(axis=1), strengths[:, 24:].mean(axis=1)):
+        # the strip's middle: halfway between the points and the line looked along
+        stand_out = profile - profile[np.arange(len(offsets)) // 2]
+        stand_out[offsets < LEAST_STRIP] = -np.inf
+        pick = int(np.argmax(stand_out))
+        strong = stand_out[pick] >= STRIP_EDGE * profile[0]
+        measured.append(float(offsets[pick]) if strong else 0.0)
+    edge, frame = measured
+    x0, y0 = strips.frame - frame, strips.edge - edge
+    x1, y1 = g.PLAY_WIDTH - x0, g.PLAY_HEIGHT - y0
+    field = _project(to_image, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]))
+    along, down = g.PLAY_WIDTH / (x1 - x0), g.PLAY_HEIGHT / (y1 - y0)
+    # the points nearest the bar stay where they are: the strip beside it follows
+    bar = max(0.0, half - (half - strips.bar - x0) * along)
+    return model._replace(strips=Strips(frame * along, bar, edge * down)), field
+
+
+def _neighbours(quad: FloatArray, model: int | Model) -> FloatArray:
     """The board with either end or both moved by one point along the rows (8 variants), and
     with either row or both moved in or out by a frame's width (12 variants)."""
     to_image = _homographies(quad[None])[0]
-    width = (1.0 - MODELS[model].shape.bar) / 2 * g.PLAY_WIDTH / 6
+    width = (1.0 - _model(model).shape.bar) / 2 * g.PLAY_WIDTH / 6
     rects = []
     for left in (-1, 0, 1):
         for right in (-1, 0, 1):
@@ -1096,17 +1332,17 @@ def _neighbours(quad: FloatArray, model: int) -> FloatArray:
     return _project(to_image, np.array(rects))
 
 
-def _contrasts(gradient: Gradient, quad: FloatArray, model: int) -> FloatArray:
+def _contrasts(gradient: Gradient, quad: FloatArray, model: int | Model) -> FloatArray:
     """How many times better the board lines up than the same board shifted by half a point
     either way along its rows (where a real board's point sides fall on the middle of the
     points), over the whole board and in each quarter (two halves by two rows): shape (5,)."""
     to_image = _homographies(quad[None])[0]
-    shift = (1.0 - MODELS[model].shape.bar) / 2 * g.PLAY_WIDTH / 12
+    shift = (1.0 - _model(model).shape.bar) / 2 * g.PLAY_WIDTH / 12
     placed = [quad]
     for dx in (-shift, shift):
         placed.append(_project(to_image, _PLANE_RECT + np.array([dx, 0.0])))
-    features = _PROOF[model]
-    weights = _PROOF_WEIGHTS[model]
+    features = _arrays(model).proof
+    weights = _arrays(model).proof_weights
     strengths = _sample(gradient, np.array(placed), features) * weights  # (3, F)
     middle = features.mean(axis=1)
     parts = [np.ones(len(features), dtype=bool)]
