@@ -30,10 +30,10 @@ median 0.7 mm off), 17 readable and all exact, none confidently wrong.
 Session 5 (its frames show the simulator's new checker looks -- rings, marbling, logos -- on 7
 seeds in 8, so they are not the same frames): confident but wrong 0.0%; readable 11.6% (all
 exact); die values 93.3%; cocked caught 76.8%, flat called cocked 3.3% (surely: 0.8% / 0.0%);
-board found 95% (3 wrong); read median 49.6 ms. Boards of other proportions: 78 measured, 17
-readable, all exact, 1 of 2124 sure points wrong. Boards with strips by frame and bar (new,
-seeds from 960000): strips along the frame on 60 of 100, measured a median 0.3 mm off (worst
-5.0); 16 readable, all exact; 7 of 2119 sure points wrong.
+board found 95% (3 wrong); read median 44.0 ms (49.6 on a busier machine). Boards of other
+proportions: 78 measured, 17 readable, all exact, 1 of 2124 sure points wrong. Boards with
+strips by frame and bar (new, seeds from 960000): strips along the frame on 60 of 100,
+measured a median 0.3 mm off (worst 5.0); 17 readable, all exact; 7 of 2119 sure points wrong.
 """
 
 from __future__ import annotations
