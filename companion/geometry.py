@@ -211,13 +211,20 @@ def canonical_xs(
 ) -> npt.NDArray[np.float64]:
     """Where each ``x`` of a board whose halves end at ``outer`` and ``home`` lies on this
     canonical plane (``y`` is the same on both): :func:`stretches` undone."""
-    parts = stretches(outer, home)
+    return undo_stretches(xs, stretches(outer, home))
+
+
+def undo_stretches(
+    values: npt.NDArray[np.float64], parts: tuple[Stretch, ...]
+) -> npt.NDArray[np.float64]:
+    """Where each value of a board's plane lies on the canonical one, for ``parts`` that cover
+    a line left to right (or top to bottom) with slopes above zero, as :func:`stretches`."""
     # where each stretch begins on this board, the first reaching minus infinity
     starts = np.array([-math.inf] + [slope * x0 + offset for x0, _, slope, offset in parts[1:]])
-    which = np.searchsorted(starts, xs, side="right") - 1
+    which = np.searchsorted(starts, values, side="right") - 1
     slopes = np.array([slope for _, _, slope, _ in parts])
     offsets = np.array([offset for _, _, _, offset in parts])
-    return np.asarray((xs - offsets[which]) / slopes[which], dtype=np.float64)
+    return np.asarray((values - offsets[which]) / slopes[which], dtype=np.float64)
 
 
 def right_hand_half(roller: Literal["white", "black"], mirrored: bool = False) -> Half:

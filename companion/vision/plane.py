@@ -191,14 +191,7 @@ class Layout:
         over_halves = ((xs >= self.outer[0]) & (xs <= self.outer[1])) | (
             (xs >= self.home[0]) & (xs <= self.home[1])
         )
-        moved = np.array(ys, dtype=np.float64)
-        for y0, y1, slope, offset in self.y_pieces():
-            # where each piece begins and ends on this board (slope > 0)
-            begins = slope * y0 + offset if math.isfinite(y0) else -math.inf
-            ends = slope * y1 + offset if math.isfinite(y1) else math.inf
-            inside = over_halves & (ys >= begins) & (ys < ends)
-            moved[inside] = (ys[inside] - offset) / slope
-        return moved
+        return np.where(over_halves, g.undo_stretches(ys, self.y_pieces()), ys)
 
 
 CANONICAL_LAYOUT = Layout()
