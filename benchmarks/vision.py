@@ -66,6 +66,8 @@ from companion.vision.profile import VIEW_SCALE, save_profile  # noqa: E402
 from companion.vision.reader import read_frame  # noqa: E402
 
 FIRST_SEED = 900_000
+SIMULATOR_TOLERANCE_PX = 10.0
+"""A board found on a rendered frame whose corners all lie within this of the truth's."""
 REAL = ROOT.parent / "shared" / "real-photos"
 BOARD_PHOTOS = REAL / "christiancorro-BackgammonCV" / "images"
 DICE_PHOTOS = REAL / "nell-byler-dice_detection"
@@ -129,8 +131,8 @@ def simulator(frames: int) -> None:
             try:
                 found = np.array(find_board(calibration.image).corners_px)
                 error = float(np.max(np.linalg.norm(found - truth_corners, axis=1)))
-                counts["board_found"] += error < 10.0
-                counts["board_wrong"] += error >= 10.0
+                counts["board_found"] += error < SIMULATOR_TOLERANCE_PX
+                counts["board_wrong"] += error >= SIMULATOR_TOLERANCE_PX
             except BoardNotFound:
                 counts["board_refused"] += 1
         dice = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7))))
@@ -396,7 +398,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
     edge_errors: list[float] = []
     counts = {"boards": 0, "measured": 0, "standard": 0, "not_measured": 0, "failed": 0}
     counts |= {"readable": 0, "exact": 0, "confident_wrong": 0, "sure": 0, "sure_wrong": 0}
-    counts |= {"strips": 0}
+    counts |= {"strips": 0, "found": 0, "found_wrong": 0, "refused": 0}
     for index in range(frames):
         seed = first_seed + index
         try:
@@ -409,6 +411,15 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
             counts["failed"] += 1
             continue
         counts["boards"] += 1
+        if margins:
+            # the board finder on the same opening frame: found, wrong or refused
+            try:
+                found = np.array(find_board(calibration.image).corners_px)
+                truth = np.array(order_clockwise(calibration.truth["board_corners_px"]), float)
+                off = float(np.max(np.linalg.norm(found - truth, axis=1)))
+                counts["found" if off < SIMULATOR_TOLERANCE_PX else "found_wrong"] += 1
+            except BoardNotFound:
+                counts["refused"] += 1
         field = calibration.truth.get("field_margins")
         drawn = (field or calibration.truth["board_shape"])["on_corners_plane"]
         layout = profile.layout
@@ -455,6 +466,11 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
             f"    strip measured off the drawn one: median {statistics.median(edge_errors):.1f}"
             f" mm, worst {max(edge_errors):.1f} mm"
         )
+    if margins:
+        within = f"within {SIMULATOR_TOLERANCE_PX:.0f} px"
+        show(f"board found by the finder ({within})", counts["found"], boards)
+        show("    a wrong board reported", counts["found_wrong"], boards)
+        show("    no board reported", counts["refused"], boards)
     show("calibration failed", counts["failed"], boards + counts["failed"])
     show("readable frames", counts["readable"], boards)
     show("whole board exact on readable frames", counts["exact"], counts["readable"])

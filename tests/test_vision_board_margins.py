@@ -14,16 +14,11 @@ import numpy as np
 import pytest
 
 from companion import geometry as g
-from companion.rules.position import Position
 from companion.sim import random_scene, render
 from companion.sim.shape import NO_MARGINS, Margins
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
-from companion.vision.plane import order_clockwise
-
-OPENING = Position.opening().to_absolute("white")
-SIMULATOR_TOLERANCE_PX = 10.0
-"""As tests/test_vision_board.py: the benchmark's "found" on 1280x720 simulator frames."""
+from tests.test_vision_board import OPENING, SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
 
 
 def _render(seed: int, **scene: Any) -> Any:
@@ -31,14 +26,9 @@ def _render(seed: int, **scene: Any) -> Any:
     return render(random_scene(seed, OPENING, **scene))
 
 
-def corner_error(found: Any, truth: Any) -> float:
-    return float(np.max(np.linalg.norm(np.array(found) - np.array(truth, dtype=float), axis=1)))
-
-
 def _found_within_tolerance(frame: Any) -> None:
     found = find_board(frame.image)
-    truth = order_clockwise(frame.truth["board_corners_px"])
-    assert corner_error(found.corners_px, truth) < SIMULATOR_TOLERANCE_PX
+    assert corner_error(found.corners_px, truth_corners(frame)) < SIMULATOR_TOLERANCE_PX
     assert found.contrast >= board.MIN_CONTRAST
 
 
@@ -107,21 +97,6 @@ class TestHonesty:
         assert not board._in_view(corners, (480, 640))
         assert board._in_view(corners + np.array([20.0, 0.0]), (480, 640))
 
-    @pytest.mark.parametrize(
-        ("seed", "style"), [(5019, "wood"), (5057, "green-felt"), (6102, "green-felt")]
-    )
-    def test_strips_the_finder_cannot_prove_are_refused_not_guessed(
-        self, seed: int, style: str
-    ) -> None:
-        """Either the whole field within tolerance, or BoardNotFound: never a wrong board."""
-        frame = _render(seed, style=style, margins="style")
-        try:
-            found = find_board(frame.image)
-        except BoardNotFound:
-            return
-        truth = order_clockwise(frame.truth["board_corners_px"])
-        assert corner_error(found.corners_px, truth) < SIMULATOR_TOLERANCE_PX
-
 
 KNOWN_WRONG = {
     5011: "green-felt, 20 degrees, turned 30: proven without strips, ends 39 px off",
@@ -135,6 +110,10 @@ proves it, and the look with strips, nearer the truth, fails its colour check): 
 @pytest.mark.parametrize(
     ("seed", "camera"),
     [
+        # boards the finder cannot prove with their strips: refused, not guessed
+        (5019, {"style": "wood"}),
+        (5057, {"style": "green-felt"}),
+        (6102, {"style": "green-felt"}),
         pytest.param(
             5011,
             {"tilt": 20.0, "rotation": 30.0, "style": "green-felt"},
@@ -153,10 +132,10 @@ proves it, and the look with strips, nearer the truth, fails its colour check): 
     ],
 )
 def test_never_reports_a_wrong_board_with_strips(seed: int, camera: dict[str, Any]) -> None:
+    """Either the whole field within tolerance, or BoardNotFound: never a wrong board."""
     frame = _render(seed, margins="style", **camera)
     try:
         found = find_board(frame.image)
     except BoardNotFound:
         return
-    truth = order_clockwise(frame.truth["board_corners_px"])
-    assert corner_error(found.corners_px, truth) < SIMULATOR_TOLERANCE_PX
+    assert corner_error(found.corners_px, truth_corners(frame)) < SIMULATOR_TOLERANCE_PX
