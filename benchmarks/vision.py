@@ -33,7 +33,8 @@ exact); die values 93.3%; cocked caught 76.8%, flat called cocked 3.3% (surely: 
 board found 95% (3 wrong); read median 44.0 ms (49.6 on a busier machine). Boards of other
 proportions: 78 measured, 17 readable, all exact, 1 of 2124 sure points wrong. Boards with
 strips by frame and bar (new, seeds from 960000): strips along the frame on 60 of 100,
-measured a median 0.3 mm off (worst 5.0); 17 readable, all exact; 7 of 2119 sure points wrong.
+measured a median 0.3 mm off (worst 5.0); 17 readable, all exact; 7 of 2119 sure points wrong;
+the board finder on them: 35 found, 37 wrong, 28 refused.
 """
 
 from __future__ import annotations
