@@ -49,6 +49,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -92,6 +93,23 @@ def same_board(reading: object, truth: dict[str, object]) -> bool:
     )
 
 
+def finder_outcome(frame: Any) -> str:
+    """What the board finder makes of a rendered frame: "found" (every corner within
+    :data:`SIMULATOR_TOLERANCE_PX` of the truth's), "wrong" or "refused"."""
+    truth = np.array(order_clockwise(frame.truth["board_corners_px"]), dtype=float)
+    try:
+        found = np.array(find_board(frame.image).corners_px)
+    except BoardNotFound:
+        return "refused"
+    error = float(np.max(np.linalg.norm(found - truth, axis=1)))
+    return "found" if error < SIMULATOR_TOLERANCE_PX else "wrong"
+
+
+def sure_points(reading: Any) -> list[int]:
+    """Indices of the points a reading counted surely."""
+    return [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+
+
 def percent(part: int, whole: int) -> str:
     return f"{part}/{whole} = {100.0 * part / whole:.1f}%" if whole else "n/a (none)"
 
@@ -128,14 +146,7 @@ def simulator(frames: int) -> None:
         calibrate_times.append(time.perf_counter() - start)
         if index % 5 == 0:
             counts["board_tried"] += 1
-            truth_corners = np.array(order_clockwise(calibration.truth["board_corners_px"]))
-            try:
-                found = np.array(find_board(calibration.image).corners_px)
-                error = float(np.max(np.linalg.norm(found - truth_corners, axis=1)))
-                counts["board_found"] += error < SIMULATOR_TOLERANCE_PX
-                counts["board_wrong"] += error >= SIMULATOR_TOLERANCE_PX
-            except BoardNotFound:
-                counts["board_refused"] += 1
+            counts[f"board_{finder_outcome(calibration)}"] += 1
         dice = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7))))
         hand = None
         if kind == "cocked":
@@ -399,7 +410,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
     edge_errors: list[float] = []
     counts = {"boards": 0, "measured": 0, "standard": 0, "not_measured": 0, "failed": 0}
     counts |= {"readable": 0, "exact": 0, "confident_wrong": 0, "sure": 0, "sure_wrong": 0}
-    counts |= {"strips": 0, "found": 0, "found_wrong": 0, "refused": 0}
+    counts |= {"strips": 0, "board_found": 0, "board_wrong": 0, "board_refused": 0}
     for index in range(frames):
         seed = first_seed + index
         try:
@@ -413,14 +424,8 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
             continue
         counts["boards"] += 1
         if margins:
-            # the board finder on the same opening frame: found, wrong or refused
-            try:
-                found = np.array(find_board(calibration.image).corners_px)
-                truth = np.array(order_clockwise(calibration.truth["board_corners_px"]), float)
-                off = float(np.max(np.linalg.norm(found - truth, axis=1)))
-                counts["found" if off < SIMULATOR_TOLERANCE_PX else "found_wrong"] += 1
-            except BoardNotFound:
-                counts["refused"] += 1
+            # the board finder on the same opening frame
+            counts[f"board_{finder_outcome(calibration)}"] += 1
         field = calibration.truth.get("field_margins")
         drawn = (field or calibration.truth["board_shape"])["on_corners_plane"]
         layout = profile.layout
@@ -447,7 +452,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
         counts["exact"] += reading.readable and exact
         counts["confident_wrong"] += reading.readable and not exact
         truth_points = frame.truth["points"]
-        sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+        sure = sure_points(reading)
         counts["sure"] += len(sure)
         counts["sure_wrong"] += sum(reading.points[n] != truth_points[n] for n in sure)
     boards = counts["boards"]
@@ -469,9 +474,9 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
         )
     if margins:
         within = f"within {SIMULATOR_TOLERANCE_PX:.0f} px"
-        show(f"board found by the finder ({within})", counts["found"], boards)
-        show("    a wrong board reported", counts["found_wrong"], boards)
-        show("    no board reported", counts["refused"], boards)
+        show(f"board found by the finder ({within})", counts["board_found"], boards)
+        show("    a wrong board reported", counts["board_wrong"], boards)
+        show("    no board reported", counts["board_refused"], boards)
     show("calibration failed", counts["failed"], boards + counts["failed"])
     show("readable frames", counts["readable"], boards)
     show("whole board exact on readable frames", counts["exact"], counts["readable"])
@@ -510,7 +515,7 @@ def real_positions() -> None:
         line = f"  {photo['file']}: {shape}"
         if truth:
             reading = read_frame(image, profile, "white")
-            sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+            sure = sure_points(reading)
             right = [n for n in range(24) if reading.points[n] == truth["points"][n]]
             sure_wrong = [n for n in sure if n not in right]
             line += (

@@ -412,10 +412,11 @@ def _leans_toward(
     out = g.DIE_SIZE / 2 + shown + _SUPPORT_OUT
     xs = face_mm[0] + out[:, None] * nx + _SUPPORT_ALONG[None, :] * ax
     ys = face_mm[1] + out[:, None] * ny + _SUPPORT_ALONG[None, :] * ay
-    board_xs = maps.layout.canonical_xs(xs)  # the walls where this board has them
+    # the walls where this board has them: its bar and frame moved onto the canonical ones
+    canonical_xs = maps.layout.canonical_xs(xs)
     walls = (
-        (board_xs < 0.0) | (board_xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
-        | ((board_xs > g.BAR_LEFT) & (board_xs < g.BAR_RIGHT))
+        (canonical_xs < 0.0) | (canonical_xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
+        | ((canonical_xs > g.BAR_LEFT) & (canonical_xs < g.BAR_RIGHT))
     )  # fmt: skip
     if walls.any():
         return True
@@ -425,8 +426,7 @@ def _leans_toward(
     # the points as the plane view shows them (the rays through them, at the view's height)
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
     view = cv2.perspectiveTransform(points, to_view)[0]
-    view[:, 1] = maps.layout.canonical_ys(view[:, 0], view[:, 1])
-    view[:, 0] = maps.layout.canonical_xs(view[:, 0])
+    view[:, 0], view[:, 1] = maps.layout.canonical_points(view[:, 0], view[:, 1])
     cols = np.round((view[:, 0] - VIEW_LEFT) * maps.scale).astype(int)
     rows = np.round((view[:, 1] - VIEW_TOP) * maps.scale).astype(int)
     h, w = maps.foreground.shape
@@ -569,7 +569,8 @@ def _turned_sides(angle: float) -> list[tuple[tuple[float, float], tuple[float, 
 
 def _in_view(maps: PlaneMaps | None, xy: tuple[float, float]) -> tuple[float, float]:
     """Where a point of the board's own plane (the camera's, the one the dice are found on)
-    lies on the plane view and the canonical board (:meth:`BoardLayout.to_canonical`)."""
+    lies on the plane view and the canonical board
+    (:meth:`~companion.vision.plane.Layout.to_canonical`)."""
     return xy if maps is None else maps.layout.to_canonical(xy)
 
 

@@ -154,8 +154,14 @@ class Layout:
         """The canonical plane point that shows this board's point ``xy``."""
         if self.is_canonical:
             return xy
-        xs, ys = np.array([xy[0]]), np.array([xy[1]])
-        return (float(self.canonical_xs(xs)[0]), float(self.canonical_ys(xs, ys)[0]))
+        xs, ys = self.canonical_points(np.array([xy[0]]), np.array([xy[1]]))
+        return (float(xs[0]), float(ys[0]))
+
+    def canonical_points(
+        self, xs: npt.NDArray[np.float64], ys: npt.NDArray[np.float64]
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """:meth:`to_canonical` of many points (``xs``, ``ys`` on this board's plane) at once."""
+        return self.canonical_xs(xs), self.canonical_ys(xs, ys)
 
     def half_of(self, xy: tuple[float, float]) -> g.Half:
         """Which part of this board a spot of its own plane lies on: the halves and the bar
