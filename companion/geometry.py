@@ -412,3 +412,31 @@ class BoardShape:
 
 
 CANONICAL_SHAPE = BoardShape()
+
+
+@dataclass(frozen=True, slots=True)
+class Margins:
+    """Strips of field (mm) between the frame (or the bar) and the points, as a board's maker
+    left them: the playing area is the whole field inside the frame, strips included. The
+    simulator draws them (``companion.sim.shape``); the board finder looks for them."""
+
+    frame: float = 0.0
+    """Between the frame's short side and the outermost point of each half."""
+    bar: float = 0.0
+    """Between the bar and the points beside it."""
+    edge: float = 0.0
+    """Between the frame's long sides and the points' bases."""
+
+    def __post_init__(self) -> None:
+        if min(self.frame, self.bar, self.edge) < 0:
+            raise ImpossibleShape(f"a board's margins cannot be negative: {self}")
+
+    def to_json(self) -> dict[str, float]:
+        return {
+            "frame": round(self.frame, 2),
+            "bar": round(self.bar, 2),
+            "edge": round(self.edge, 2),
+        }
+
+
+NO_MARGINS = Margins()

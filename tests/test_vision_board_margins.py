@@ -57,7 +57,7 @@ class TestBoardsWithStrips:
     def test_strips_of_field_show_the_field_s_colour(self) -> None:
         frame = _render(6107, style="green-felt", margins="style")
         drawn = frame.truth["field_margins"]
-        strips = board.Strips(drawn["frame"], drawn["bar"], drawn["edge"])
+        strips = g.Margins(drawn["frame"], drawn["bar"], drawn["edge"])
         truth = np.array(frame.truth["board_corners_px"], dtype=float)
         guess = board._Guess(0.0, truth, np.zeros(5), strips)
         assert board._strips_of_field(frame.image, guess)
@@ -81,13 +81,13 @@ class TestBoardsWithoutStrips:
         grown = board._project(
             to_image, np.array([(-8.0, -8.0), (w + 8.0, -8.0), (w + 8.0, h + 8.0), (-8.0, h + 8.0)])
         )
-        guess = board._Guess(0.0, grown, np.zeros(5), board.Strips(8.0, 0.0, 8.0))
+        guess = board._Guess(0.0, grown, np.zeros(5), g.Margins(8.0, 0.0, 8.0))
         assert not board._strips_of_field(frame.image, guess)
 
     def test_a_guess_without_strips_to_look_at_is_no_board_with_strips(self) -> None:
         frame = _render(6109, style="wood", margins=NO_MARGINS)
         truth = np.array(frame.truth["board_corners_px"], dtype=float)
-        guess = board._Guess(0.0, truth, np.zeros(5), board.NO_STRIPS)
+        guess = board._Guess(0.0, truth, np.zeros(5), g.NO_MARGINS)
         assert not board._strips_of_field(frame.image, guess)
 
 

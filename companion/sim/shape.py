@@ -21,12 +21,14 @@ import numpy as np
 from companion.geometry import (
     BAR_WIDTHS,
     CANONICAL_SHAPE,
+    NO_MARGINS,
     PLAY_HEIGHT,
     PLAY_WIDTH,
     POINT_LENGTH,
     POINT_WIDTHS,
     BoardShape,
     ImpossibleShape,
+    Margins,
     PointShape,
     StackStyle,
     stack_centres,
@@ -73,32 +75,6 @@ MIN_DRAWN_POINT = 37.0
 """Narrowest a point is drawn when margins squeeze it: a checker (36 mm) must still fit."""
 MAX_EDGE = 20.0
 """Widest strip drawn between the frame's long side and the points' bases."""
-
-
-@dataclass(frozen=True, slots=True)
-class Margins:
-    """Strips of field (mm) between the frame and the points, as a board's maker drew them."""
-
-    frame: float = 0.0
-    """Between the frame's short side and the outermost point of each half."""
-    bar: float = 0.0
-    """Between the bar and the points beside it."""
-    edge: float = 0.0
-    """Between the frame's long sides and the points' bases."""
-
-    def __post_init__(self) -> None:
-        if min(self.frame, self.bar, self.edge) < 0:
-            raise ImpossibleShape(f"a board's margins cannot be negative: {self}")
-
-    def to_json(self) -> dict[str, float]:
-        return {
-            "frame": round(self.frame, 2),
-            "bar": round(self.bar, 2),
-            "edge": round(self.edge, 2),
-        }
-
-
-NO_MARGINS = Margins()
 
 
 @dataclass(frozen=True, slots=True)

@@ -129,34 +129,19 @@ SHAPES = (
 """The canonical board (the simulator's) and a tournament board's narrow bar and long points."""
 
 
-class Strips(NamedTuple):
-    """Strips of field (canonical millimetres) a board's maker left between the frame or the bar
-    and the points: the playing area is the whole field inside the frame, strips included."""
-
-    frame: float = 0.0
-    """Between the frame's short side and the outermost point of each half."""
-    bar: float = 0.0
-    """Between the bar and the points beside it."""
-    edge: float = 0.0
-    """Between the frame's long sides and the points' bases."""
-
-
-NO_STRIPS = Strips()
-
-
 class Model(NamedTuple):
     """What a guess is scored on: a board's shape, whether the frame past the points' bases
     counts, and the strips of field around the points (:func:`_point_features`)."""
 
     shape: RowProportions
     bare_frame: bool
-    strips: Strips = NO_STRIPS
+    strips: g.Margins = g.NO_MARGINS
 
 
 STRIPPED = (
-    Strips(frame=5.0, bar=3.0, edge=0.0),
-    Strips(frame=6.0, bar=4.0, edge=4.0),
-    Strips(frame=11.0, bar=7.0, edge=10.0),
+    g.Margins(frame=5.0, bar=3.0, edge=0.0),
+    g.Margins(frame=6.0, bar=4.0, edge=4.0),
+    g.Margins(frame=11.0, bar=7.0, edge=10.0),
 )
 """The strips of a board with a strip of field all round the points (real boards leave a few
 millimetres to 15), tried beside the boards without: the strips are then measured
@@ -924,7 +909,7 @@ FIRST_LOOK = Look(
     tuple(
         index
         for index, model in enumerate(MODELS)
-        if not model.bare_frame and model.strips == NO_STRIPS
+        if not model.bare_frame and model.strips == g.NO_MARGINS
     ),
     ROW_PAIRS,
     0.0,
@@ -984,7 +969,7 @@ class _Guess(NamedTuple):
     corners: FloatArray
     """In the frame's pixels, in the plane's order."""
     contrasts: FloatArray
-    strips: Strips = NO_STRIPS
+    strips: g.Margins = g.NO_MARGINS
     """The strips of field round the points it was fitted with."""
 
 
@@ -1245,7 +1230,7 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
     final: tuple[float, Model, FloatArray] | None = None
     for current, index, guess in fitted[:FINALISTS]:
         fit = MODELS[index]
-        if fit.strips != NO_STRIPS:
+        if fit.strips != g.NO_MARGINS:
             # the strips measured where this guess puts the points, kept when they fit better
             measured, field = measure_strips(gradient, guess, fit)
             if _scores(gradient, field[None], measured)[0] > current:
@@ -1320,7 +1305,7 @@ def measure_strips(gradient: Gradient, quad: FloatArray, model: Model) -> tuple[
     along, down = g.PLAY_WIDTH / (x1 - x0), g.PLAY_HEIGHT / (y1 - y0)
     # the points nearest the bar stay where they are: the strip beside it follows
     bar = max(0.0, half - (half - strips.bar - x0) * along)
-    return model._replace(strips=Strips(frame * along, bar, edge * down)), field
+    return model._replace(strips=g.Margins(frame * along, bar, edge * down)), field
 
 
 def _neighbours(quad: FloatArray, model: int | Model) -> FloatArray:
