@@ -35,6 +35,14 @@ proportions: 78 measured, 17 readable, all exact, 1 of 2124 sure points wrong. B
 strips by frame and bar (new, seeds from 960000): strips along the frame on 60 of 100,
 measured a median 0.3 mm off (worst 5.0); 17 readable, all exact; 7 of 2119 sure points wrong;
 the board finder on them: 35 found, 37 wrong, 28 refused.
+
+Calibration with no corners given (new in session 6, seeds from 970000): what a new user gets
+from ``companion calibrate IMAGE`` alone, on standard boards and boards of other proportions in
+turn, each read with the profile made from the finder's corners and, for comparison, with one
+made from the renderer's. Session 5's code on 50 setups: standard 24 of 25 calibrated (all
+within 10 px), 3 readable (as many as with the renderer's corners); other proportions 18 of 25
+calibrated, 5 of them with corners 10 px or more off, 3 readable (as many), none confidently
+wrong.
 """
 
 from __future__ import annotations
@@ -484,6 +492,95 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
     show("points read surely but wrongly", counts["sure_wrong"], counts["sure"])
 
 
+AUTOMATIC_SEED = 970_000
+"""Setups calibrated with no corners given, never used while developing."""
+
+
+def automatic_calibration(boards: int, first_seed: int = AUTOMATIC_SEED) -> None:
+    """What a new user gets from ``companion calibrate IMAGE`` without ``--corners``: each
+    setup's opening frame calibrated with the board finder's corners (every other setup a board
+    of other proportions), then a random position of the same setup read with that profile and,
+    for comparison, with a profile made from the renderer's corners. A wrong calibration that
+    reads confidently is the failure that matters; one that refuses asks the user for corners."""
+    rng = np.random.default_rng(first_seed)
+    opening = Position.opening().to_absolute("white")
+    kinds = ("standard", "other proportions")
+    counts = {
+        kind: dict.fromkeys(("setups", "calibrated", "corners_wrong", "refused"), 0)
+        for kind in kinds
+    }
+    for kind in kinds:
+        counts[kind] |= dict.fromkeys(
+            (
+                "readable",
+                "exact",
+                "confident_wrong",
+                "sure",
+                "sure_wrong",
+                "given_readable",
+                "given_sure",
+                "given_sure_wrong",
+            ),
+            0,
+        )
+    for index in range(boards):
+        seed = first_seed + index
+        kind = kinds[index % 2]
+        look = {"varied_shape": kind != "standard"}
+        try:
+            opening_frame = render(random_scene(seed, opening, **look))
+            dice = (DieSpec(int(rng.integers(1, 7))), DieSpec(int(rng.integers(1, 7))))
+            scene = random_scene(seed, Checkers.random(rng), dice=dice, on_roll="white", **look)
+            frame = render(scene)
+        except InvalidScene:
+            continue
+        tally = counts[kind]
+        tally["setups"] += 1
+        try:
+            profile = calibrate(opening_frame.image)
+        except (BoardNotFound, CalibrationError):
+            tally["refused"] += 1
+            continue
+        tally["calibrated"] += 1
+        truth = np.array(order_clockwise(opening_frame.truth["board_corners_px"]), dtype=float)
+        error = np.linalg.norm(np.array(profile.corners_px) - truth, axis=1)
+        tally["corners_wrong"] += bool(error.max() >= SIMULATOR_TOLERANCE_PX)
+        given = calibrate(opening_frame.image, corners=opening_frame.truth["board_corners_px"])
+        for prefix, used in (("", profile), ("given_", given)):
+            reading = read_frame(frame.image, used, "white")
+            sure = sure_points(reading)
+            tally[f"{prefix}sure"] += len(sure)
+            tally[f"{prefix}sure_wrong"] += sum(
+                reading.points[n] != frame.truth["points"][n] for n in sure
+            )
+            tally[f"{prefix}readable"] += reading.readable
+            if not prefix:
+                exact = same_board(reading, frame.truth)
+                tally["exact"] += reading.readable and exact
+                tally["confident_wrong"] += reading.readable and not exact
+    print(f"calibration with no corners given (seeds from {first_seed}):")
+    for kind in kinds:
+        tally = counts[kind]
+        setups, calibrated = tally["setups"], tally["calibrated"]
+        print(f"  {kind} boards: {setups}")
+        show("calibrated", calibrated, setups)
+        show(
+            f"    corners off by {SIMULATOR_TOLERANCE_PX:.0f} px or more",
+            tally["corners_wrong"],
+            calibrated,
+        )
+        show("refused (the user is asked for corners)", tally["refused"], setups)
+        show("readable frames (of the calibrated)", tally["readable"], calibrated)
+        show("    with the renderer's corners instead", tally["given_readable"], calibrated)
+        show("confident but wrong", tally["confident_wrong"], calibrated, "<= 0.1%")
+        show("points read surely but wrongly", tally["sure_wrong"], tally["sure"])
+        show(
+            "    with the renderer's corners instead",
+            tally["given_sure_wrong"],
+            tally["given_sure"],
+        )
+
+
 def real_positions() -> None:
     """Real photos whose checkers were counted by eye, each calibrated on itself (its labelled
     corners and orientation): how many points read right, how many surely, how many surely
@@ -535,6 +632,7 @@ def main() -> None:
     simulator(args.frames)
     shaped_boards(max(args.frames // 5, 20))
     shaped_boards(max(args.frames // 5, 20), MARGINS_SEED, margins=True)
+    automatic_calibration(max(args.frames // 10, 20))
     real_dice()
     real_boards()
     real_positions()
