@@ -192,3 +192,72 @@ class TestOffCentre:
         near_wall = (g.PLAY_WIDTH - 14.0, g.PLAY_HEIGHT / 2)
         slightly = 8.0 - dice.OFF_CENTRE * 0.8
         assert self.evidence(near_wall, (slightly, 16.0 - slightly, 8.0, 8.0)) < 0
+
+
+def junction_patch() -> np.ndarray:
+    """A patch where two light checkers (dark rims) touch at its middle on a light board: the
+    board between them and their rims line up like a three's pips."""
+    scale = dice.PATCH_PX_PER_MM
+    side = int(dice.PATCH_MM * scale)
+    patch = np.full((side, side, 3), 200, np.uint8)
+    radius = g.CHECKER_DIAMETER / 2 * scale
+    for dy in (-1, 1):
+        centre = (round(side / 2), round(side / 2 + dy * (radius + 1)))
+        cv2.circle(patch, centre, round(radius), (40, 40, 40), -1)
+        cv2.circle(patch, centre, round(radius - 3), (235, 235, 235), -1)
+    return np.asarray(cv2.GaussianBlur(patch, (0, 0), 1.5), np.uint8)
+
+
+class TestOutlineReach:
+    """A top's outline is measured only where its edge shows on all four sides
+    (:func:`dice._outline_reach`): where two checkers meet there is none to measure."""
+
+    def test_a_die_s_top_shows_its_square_outline(self) -> None:
+        step = dice.PIP_STEP
+        patch = face_patch(0.3, 0.0, [(-step, -step), (step, step)])
+        assert dice._outline_reach(patch, two(0.3)) is not None
+
+    @pytest.mark.parametrize("turn", [0.0, math.pi / 4])
+    def test_where_two_checkers_meet_no_square_outline_shows(self, turn: float) -> None:
+        assert dice._outline_reach(junction_patch(), two(turn)) is None
+
+
+class TestSideShownBeyond:
+    """The die's colour reaching beyond its top's edge, toward something to lean on, farther
+    than a flat die's side shows there (:func:`dice._side_shown_beyond`)."""
+
+    NEAR_WALL = (g.PLAY_WIDTH - 14.0, g.PLAY_HEIGHT / 2)
+    """A die whose side 0 (+x) faces the frame's wall."""
+
+    @staticmethod
+    def evidence(
+        face_mm: tuple[float, float],
+        edges: tuple[float, float, float, float],
+        predicted: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
+        others: tuple[dice.FoundDie, ...] = (),
+    ) -> float:
+        return dice._side_shown_beyond(
+            edges, empty_board(), np.eye(3), face_mm, 0.0, list(predicted), list(others)
+        )
+
+    def test_a_side_shown_toward_a_wall_says_cocked(self) -> None:
+        # a die leaning 15 degrees on the frame shows about 4 mm of its raised side
+        assert self.evidence(self.NEAR_WALL, (12.0, 8.0, 8.0, 8.0)) > 0
+
+    def test_the_side_a_flat_die_shows_the_camera_is_its_own(self) -> None:
+        assert self.evidence(self.NEAR_WALL, (12.0, 8.0, 8.0, 8.0), (4.0, 0.0, 0.0, 0.0)) < 0
+
+    def test_a_little_reach_beyond_the_edge_says_nothing(self) -> None:
+        edge = 8.0 + dice.OUTLINE_SLACK * 0.8
+        assert self.evidence(self.NEAR_WALL, (edge, 8.0, 8.0, 8.0)) < 0
+
+    def test_a_side_shown_toward_nothing_says_nothing(self) -> None:
+        open_space = ((g.BAR_RIGHT + g.PLAY_WIDTH) / 2, g.PLAY_HEIGHT / 2)
+        assert self.evidence(open_space, (12.0, 8.0, 8.0, 8.0)) < 0
+
+    def test_the_other_die_s_body_is_no_side_of_this_one(self) -> None:
+        # two dice touching: the other's colour carries on past this one's edge
+        x, y = (g.BAR_RIGHT + g.PLAY_WIDTH) / 2, g.PLAY_HEIGHT / 2
+        reading = DieReading(4, True, "home", (0.0, 0.0), 1.0)
+        other = dice.FoundDie(reading, (x + 17.0, y), g.DIE_SIZE, (x + 17.0, y), 1.0, (x, y))
+        assert self.evidence((x, y), (12.0, 8.0, 8.0, 8.0), others=(other,)) < 0
