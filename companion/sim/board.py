@@ -28,8 +28,14 @@ from companion import geometry as g
 from companion.sim.shape import CANONICAL_FIELD, CANONICAL_SHAPE, NO_MARGINS, BoardShape, Field
 from companion.sim.styles import BGR, BOARD_STYLES, EXTRA_BOARD_STYLES, BoardStyle, Surface
 
-FRAME_HEIGHT = 8.0
-"""How far the frame and bar stand above the playing surface."""
+FRAME_HEIGHT = 15.0
+"""How far the frame and bar stand above the playing surface: 15-30 mm on real boards, so a
+tilted camera sees the walls' inner faces and a lamp casts their shadow onto the field. (The
+low end of that: at 18 mm the vision code already lost the trays at the end of the demo game.)"""
+FRAMING_HEIGHT = 8.0
+"""The frame's height when the camera's framing and the table's things were first fitted to the
+case; they still are, so that a seed's camera and table stay where they were (the taller frame
+still fits: the fill leaves a margin of 5-22%)."""
 BOX_DEPTH = 30.0
 """How far the table lies below the playing surface."""
 TABLE_HEIGHT = -BOX_DEPTH

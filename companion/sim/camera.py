@@ -223,7 +223,7 @@ def make_camera(spec: CameraSpec, shape: BoardShape = CANONICAL_SHAPE) -> Camera
                 (x, y, h)
                 for x in (board.OBJECT_LEFT, board.object_right(shape))
                 for y in (board.OBJECT_TOP, board.OBJECT_BOTTOM)
-                for h in (board.FRAME_HEIGHT, board.TABLE_HEIGHT)
+                for h in (board.FRAMING_HEIGHT, board.TABLE_HEIGHT)
             ]
         )
         unit = Camera(spec, np.eye(3), rotation, centre).project_undistorted(corners)

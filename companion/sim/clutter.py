@@ -195,7 +195,7 @@ def _board_hull(camera: Camera, shape: BoardShape = CANONICAL_SHAPE) -> npt.NDAr
         for x in (board.OBJECT_LEFT - margin, board.object_right(shape) + margin)
         for y in (board.OBJECT_TOP - margin, board.OBJECT_BOTTOM + margin)
         # up to above the tallest stack with a die on it
-        for h in (board.TABLE_HEIGHT, board.FRAME_HEIGHT + 45.0)
+        for h in (board.TABLE_HEIGHT, board.FRAMING_HEIGHT + 45.0)
     ]
     return _hull(camera, np.array(corners, np.float64))
 

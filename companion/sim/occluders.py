@@ -1,8 +1,13 @@
 """A player's hand and forearm reaching over (or toward) the board.
 
-The hand is built from convex parts (sleeve, forearm, palm, four tapered fingers, thumb) in
-world millimetres at a height above the board, so it is drawn in perspective and casts a shadow
-away from the lamp. Its exact outline in the image (the union of the drawn parts, and of what
+The hand is built from convex parts in world millimetres at a height above the board (sleeve,
+forearm, the back of the hand, and every bone of the thumb and fingers, so a curled finger bends
+at its joints), so it is drawn in perspective and casts a shadow away from the lamp, sharper the
+nearer the board, over the soft dusk of the room's light it keeps off. Its shading has knuckle
+bumps, tendons fanning to the knuckles, creases at the joints and nails; the hand's size and
+whether the forearm is bare to the elbow come from its already drawn target, not new draws.
+
+Its exact outline in the image (the union of the drawn parts, and of what
 the hand holds) goes into the truth; a frame in which it covers any part of the playing area
 or the trays is not readable.
 
@@ -73,6 +78,9 @@ MAX_MOTION = 30.0
 SMEAR_STEPS = 12
 """Copies of a moving hand averaged along its path (enough for a smooth smear)."""
 CUP_HEIGHT = 85.0
+DUSK_STRENGTH = 0.14
+"""How much of the room's light a hand keeps off the board straight under it (its lamp shadow
+comes on top)."""
 
 
 @dataclass(frozen=True)
@@ -195,14 +203,83 @@ radii (k,)), and its colour."""
 
 
 def parts(hand: Hand) -> list[Part]:
-    """The forearm, sleeve, palm, thumb and four fingers, drawn in this order."""
+    """The sleeve, forearm, palm and the digits' bones, drawn in this order."""
     return _build(hand)[0]
 
 
+def _size_of(hand: Hand) -> float:
+    """How big this player's hand is (0.9-1.08 of an average man's), taken from the hand's
+    already drawn target like :func:`_motion_of`, so no new draw moves any other choice."""
+    return 0.9 + 0.18 * ((hand.x * 0.417 + hand.y * 0.853) % 1.0)
+
+
+def bare_arm(hand: Hand) -> bool:
+    """Whether the forearm is bare to the elbow (a short sleeve) rather than covered to the
+    wrist: a third of hands, taken from the hand's target like :func:`_size_of`."""
+    return (hand.x * 0.291 + hand.y * 0.613) % 1.0 < 1 / 3
+
+
+def _arm(
+    hand: Hand, origin: FloatArray, wrist: FloatArray, forward: FloatArray, z: float, k: float
+) -> list[Part]:
+    """The sleeve from the shoulder's side (``origin``) and the bare forearm down to ``wrist``
+    (at height ``z``), rising toward the elbow; a short sleeve leaves the forearm bare to the
+    elbow, which also widens toward it."""
+    reach = max(float(np.linalg.norm(wrist - origin)), 1.0)
+    bare = min((250.0 if bare_arm(hand) else 75.0) * k, reach * 0.8)
+    cuff = wrist - forward * bare
+    rise = 140.0 * bare / reach  # the arm climbs from the wrist to the shoulder
+    elbow_radius = 27.0 + 9.0 * bare / 250.0
+    return [
+        (
+            np.array([[origin[0], origin[1], z + 140.0], [cuff[0], cuff[1], z + rise + 2.0]]),
+            np.array([46.0, elbow_radius + 7.0]) * k,
+            hand.sleeve,
+        ),
+        (
+            np.array([[*(cuff + forward * 5.0), z + rise], [wrist[0], wrist[1], z]]),
+            np.array([elbow_radius, 27.0]) * k,
+            hand.skin,
+        ),
+    ]
+
+
+def _segments(digit: Part) -> list[Part]:
+    """A digit's bones, each between two neighbouring joints: drawn as separate rounded parts,
+    a bent finger bends at its joints instead of being one straight hull."""
+    centres, radii, colour = digit
+    return [(centres[i : i + 2], radii[i : i + 2], colour) for i in range(len(radii) - 1)]
+
+
+def _chain(
+    start: FloatArray,
+    z: float,
+    direction: FloatArray,
+    lengths: tuple[float, ...],
+    bends: tuple[float, ...],
+    radii: tuple[float, ...],
+    colour: BGR,
+) -> Part:
+    """The joints of a digit from ``start`` (canonical x, y) at height ``z`` along
+    ``direction`` (horizontal, unit): each bone ``lengths[i]`` long and pitched down by the sum
+    of ``bends`` up to it (radians), so a curled finger is short from above and low at the tip."""
+    points = [np.array([start[0], start[1], z])]
+    pitch = 0.0
+    for length, bend in zip(lengths, bends, strict=True):
+        pitch += bend
+        step = np.array(
+            [direction[0] * math.cos(pitch), direction[1] * math.cos(pitch), -math.sin(pitch)]
+        )
+        points.append(points[-1] + step * length)
+    return np.array(points), np.array(radii, np.float64), colour
+
+
 def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
-    """All parts, and separately the digits (thumb, then fingers) for their creases and nails."""
+    """All parts to draw, and separately the digits (thumb, then fingers) as chains of joints,
+    for their shading, creases and nails."""
     if hand.pose != "reaching":
-        return _holding(hand)
+        every, digits = _holding(hand)
+        return every + [bone for digit in digits for bone in _segments(digit)], digits
     tip = np.array([hand.x, hand.y])
     origin = np.array([hand.from_x, hand.from_y])
     forward = tip - origin
@@ -210,67 +287,84 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
     side = np.array([-forward[1], forward[0]])
     thumb_side = 1.0 if hand.right_handed else -1.0
     h = hand.height
-    knuckles = tip - forward * 78.0
-    wrist = knuckles - forward * 88.0
+    k = _size_of(hand)
+    knuckles = tip - forward * 74.0 * k
+    wrist = knuckles - forward * 92.0 * k
 
     def part(points: list[tuple[FloatArray, float, float]], colour: BGR) -> Part:
         centres = np.array([(xy[0], xy[1], z) for xy, z, _ in points])
-        radii = np.array([r for _, _, r in points])
+        radii = np.array([r * k for _, _, r in points])
         return centres, radii, colour
 
-    elbow = origin + forward * 0.0
-    cuff = wrist - forward * 70.0
     result = [
-        part([(elbow, h + 160, 42.0), (cuff, h + 40, 34.0)], hand.sleeve),
-        part([(cuff + forward * 5, h + 38, 29.0), (wrist, h + 18, 25.0)], hand.skin),
+        *_arm(hand, origin, wrist, forward, h + 20, k),
+        # the back of the hand: broad at the knuckles, narrower at the wrist
         part(
             [
-                (knuckles + side * 28, h + 4, 11.0),
-                (knuckles - side * 28, h + 4, 10.0),
-                (wrist + side * 14, h + 14, 14.0),
-                (wrist - side * 14, h + 14, 14.0),
+                (knuckles + side * 30 * k, h + 4, 12.0),
+                (knuckles - side * 30 * k, h + 4, 11.0),
+                (wrist + forward * 12 * k + side * 18 * k, h + 14, 15.0),
+                (wrist + forward * 12 * k - side * 18 * k, h + 14, 15.0),
             ],
             hand.skin,
         ),
     ]
-    thumb_base = wrist + forward * 18 + side * thumb_side * 28
-    thumb_direction = forward * 0.78 + side * thumb_side * 0.62
+    thumb_base = wrist + forward * 18 * k + side * thumb_side * 23 * k
+    thumb_direction = forward * 0.82 + side * thumb_side * 0.57
+    thumb_direction /= np.linalg.norm(thumb_direction)
+    thumb_bend = thumb_direction * 0.7 + forward * 0.3
+    thumb_bend /= np.linalg.norm(thumb_bend)
+    thumb = _chain(
+        thumb_base, h + 8, thumb_direction, (34 * k,), (0.25,), (13 * k, 10.5 * k), hand.skin
+    )
+    tail = _chain(
+        thumb[0][-1][:2],
+        float(thumb[0][-1][2]),
+        thumb_bend,
+        (28 * k,),
+        (0.2,),
+        (10.5 * k, 8.6 * k),
+        hand.skin,
+    )
     digits = [
-        part(
-            [
-                (thumb_base, h + 10, 12.5),
-                (thumb_base + thumb_direction * 30, h + 2, 10.0),
-                (thumb_base + thumb_direction * 52, h - 6, 8.3),
-            ],
+        (
+            np.concatenate([thumb[0], tail[0][1:]]),
+            np.concatenate([thumb[1], tail[1][1:]]),
             hand.skin,
         )
     ]
-    lengths = (70.0, 80.0, 75.0, 60.0)
-    # a relaxed hand: the fingers curl a little (more toward the little finger), so they look
-    # shorter from above and dip at the tips, and the little finger strays outward
+    lengths = (72.0, 80.0, 76.0, 60.0)
+    widths = (1.0, 1.02, 0.96, 0.84)
+    # a relaxed hand: the fingers curl a little at each joint (more toward the little
+    # finger), so they look shorter from above and dip at the tips; the little finger strays
     curls = (0.12, 0.16, 0.24, 0.3)
     strays = (0.03, 0.0, -0.03, -0.1)
     for index, offset in enumerate((1.5, 0.5, -0.5, -1.5)):
-        base = knuckles + side * thumb_side * offset * 16.5
+        base = knuckles + side * thumb_side * offset * 17.5 * k
         angle = thumb_side * (offset * hand.spread + strays[index])
         direction = forward * math.cos(angle) + side * math.sin(angle)
-        length = lengths[index] * (1.0 - 0.5 * curls[index])
-        dip = 30.0 * curls[index]
+        length = lengths[index] * k
+        curl = curls[index]
+        bones = (length * 0.45, length * 0.31, length * 0.24)
+        bends = (0.08 + 0.6 * curl, 0.9 * curl + 0.05, 0.6 * curl + 0.04)
+        w = widths[index] * k
         digits.append(
-            part(
-                [
-                    (base, h + 2, 9.6),
-                    (base + direction * length * 0.55, h - 6 - dip * 0.4, 8.7),
-                    (base + direction * length, h - 16 - dip, 7.4),
-                ],
+            _chain(
+                base,
+                h + 2,
+                direction,
+                bones,
+                bends,
+                (10.2 * w, 9.2 * w, 8.2 * w, 7.4 * w),
                 hand.skin,
             )
         )
-    return result + digits, digits
+    return result + [bone for digit in digits for bone in _segments(digit)], digits
 
 
 def _holding(hand: Hand) -> tuple[list[Part], list[Part]]:
-    """A hand holding a checker (pinched) or a cup (gripped from above), centred on (x, y)."""
+    """A hand holding a checker (pinched) or a cup (gripped from above), centred on (x, y):
+    the sleeve, forearm and palm, and the digits as chains of joints."""
     centre = np.array([hand.x, hand.y])
     origin = np.array([hand.from_x, hand.from_y])
     forward = centre - origin
@@ -313,10 +407,8 @@ def _holding(hand: Hand) -> tuple[list[Part], list[Part]]:
             math.cos(angle) * forward - math.sin(angle) * side * away
         )
     wrist = knuckles - forward * 86.0
-    cuff = wrist - forward * 70.0
     result = [
-        part([(origin, palm_z + 150, 42.0), (cuff, palm_z + 36, 34.0)], hand.sleeve),
-        part([(cuff + forward * 5, palm_z + 32, 29.0), (wrist, palm_z + 14, 25.0)], hand.skin),
+        *_arm(hand, origin, wrist, forward, palm_z + 14, 1.0),
         part(
             [
                 (knuckles + side * 27, palm_z, 11.0),
@@ -355,7 +447,7 @@ def _holding(hand: Hand) -> tuple[list[Part], list[Part]]:
                 hand.skin,
             )
         )
-    return result + digits, digits
+    return result, digits
 
 
 def _cup_bottom(hand: Hand) -> float:
@@ -477,7 +569,10 @@ def draw_hand(
         outline = camera.project_undistorted(_world(_outline(centres, radii), orientation))
         hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2).astype(np.float64)
         fill(mask, hull, 255)
-        hulls.append((hull, centres, colour))
+        # how thick the part stands (pixels): its circles' radius; a hull far wider than
+        # that (the back of the hand) is flat on top with rounded sides, not a cylinder
+        depth = max(float(camera.position[2]) - float(centres[:, 2].mean()), 1.0)
+        hulls.append((hull, float(radii.max()) * camera.focal / depth, colour))
     bx, by, bw, bh = cv2.boundingRect(mask)
     if not bw or not bh:
         return mask
@@ -581,7 +676,7 @@ SHADING_PIXELS = 60_000
 
 def _shade_limbs(
     roi: Image,
-    hulls: list[tuple[FloatArray, FloatArray, BGR]],
+    hulls: list[tuple[FloatArray, float, BGR]],
     digits: list[Part],
     hand: Hand,
     camera: Camera,
@@ -603,7 +698,7 @@ def _shade_limbs(
     covered = np.zeros((rows, cols), np.uint8)
     albedo = roi.copy()
     shift = np.array(offset, np.float64)
-    for hull, _, colour in hulls:
+    for hull, thickness, colour in hulls:
         wearing = colour != hand.skin
         local = hull - shift
         fill(covered, local, 255)
@@ -616,8 +711,9 @@ def _shade_limbs(
         part = np.zeros((bottom - top, right - left), np.uint8)
         fill(part, local - [left, top], 255)
         inside = cv2.distanceTransform((part > 127).astype(np.uint8), cv2.DIST_L2, 3)
-        radius = max(float(inside.max()), 1.0)
-        # a round limb's profile across its width: a half ellipse, in pixels of height
+        radius = max(min(float(inside.max()), thickness / scale), 1.0)
+        # a round limb's profile across its width: a half ellipse, in pixels of height, that
+        # levels off at the part's thickness
         t = np.minimum(inside / radius, 1.0)
         profile = np.sqrt(np.maximum(1.0 - (1.0 - t) ** 2, 0.0)) * radius
         # rounded across its middle too (a distance field alone leaves a roof-like ridge)
@@ -661,7 +757,7 @@ def _shade_limbs(
         ],
         axis=-1,
     )
-    gloss = np.clip(facing * 1.02 - 0.02, 0.0, 1.0) ** 24 * 40.0 * share
+    gloss = np.clip(facing * 1.02 - 0.02, 0.0, 1.0) ** 10 * 20.0 * share
     # apply in bytes (gain in 1/128ths), the fast saturating way
     gain_bytes: npt.NDArray[Any] = np.clip(gain * 128.0, 0, 255).astype(np.uint8)
     gloss_bytes = cv2.cvtColor(np.clip(gloss, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
@@ -681,21 +777,40 @@ def _joints(
     offset: tuple[int, int],
     scale: int,
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """Knuckle bumps (pixels of height) and the flush of the joints and fingertips (0-1), on
-    the shading grid: each digit's base, middle joint and tip, as soft round spots."""
+    """Knuckle bumps and tendons (pixels of height) and the flush of the joints and fingertips
+    (0-1), on the shading grid: each digit's joints and tip as soft round spots, and a ridge
+    from the wrist to each finger's knuckle."""
     bumps = np.zeros(small, np.float32)
     flush = np.zeros(small, np.float32)
     shift = np.array(offset, np.float64)
     px_per_mm = camera.focal / max(float(camera.position[2]) - hand.height, 1.0) / scale
     for centres, radii, _ in digits:
         points = (camera.project_undistorted(_world(centres, orientation)) - shift) / scale
+        last = len(radii) - 1
         for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
             size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
             spot = (round(centre[0]), round(centre[1]))
-            strength = (0.6, 0.5, 1.0)[min(index, 2)]
+            strength = 1.0 if index == last else (0.6 if index == 0 else 0.5)
             cv2.circle(flush, spot, size, strength, -1, cv2.LINE_AA)
             if index == 0:
                 cv2.circle(bumps, spot, size, radius * px_per_mm * 0.35, -1, cv2.LINE_AA)
+    # the tendons on the back of the hand: faint ridges fanning from the wrist to each knuckle
+    forward = np.array([hand.x - hand.from_x, hand.y - hand.from_y])
+    forward /= np.linalg.norm(forward) + 1e-9
+    bases = np.array([centres[0] for centres, _, _ in digits[1:]])
+    if len(bases):
+        middle = bases.mean(axis=0)
+        starts = middle + (bases - middle) * 0.35
+        starts[:, :2] -= forward * 62.0
+        starts[:, 2] += 8.0
+        ends = (camera.project_undistorted(_world(bases, orientation)) - shift) / scale
+        begins = (camera.project_undistorted(_world(starts, orientation)) - shift) / scale
+        width = max(1, round(2.5 * px_per_mm))
+        for a, b in zip(begins, ends, strict=True):
+            ridge = 1.6 * px_per_mm
+            cv2.line(
+                bumps, tuple(np.round(a).astype(int)), tuple(np.round(b).astype(int)), ridge, width
+            )
     blur = max(1.0, 4.0 * px_per_mm)
     return (
         np.asarray(cv2.GaussianBlur(bumps, (0, 0), blur), np.float32),
@@ -776,41 +891,80 @@ def _fabric_folds(
 def _draw_digit_details(
     layer: Image, camera: Camera, digits: list[Part], hand: Hand, orientation: board.Orientation
 ) -> None:
-    """Knuckle creases across each of the hand's ``digits`` (:func:`_build`) and a nail at its
-    tip, seen on the back of the hand."""
-    skin = np.asarray(hand.skin, np.float64)
-    crease = tuple(np.minimum(skin * np.array([0.7, 0.72, 0.82]), 255))
-    nail = tuple(np.minimum(skin * np.array([1.08, 1.1, 1.12]) + 18, 255))
+    """Creases across each of the hand's ``digits`` (:func:`_build`) at its joints, and a nail
+    on its last bone, seen on the back of the hand. Their colours are taken from the lit skin
+    under them, so they are shaded as the finger is."""
+    height, width = layer.shape[:2]
+
+    def lit(point: FloatArray) -> FloatArray:
+        u, v = camera.project_undistorted(_world(point[None, :], orientation))[0]
+        col = min(max(round(float(u)), 0), width - 1)
+        row = min(max(round(float(v)), 0), height - 1)
+        return np.asarray(layer[row, col], np.float64)
+
     for centres, radii, _ in digits:
-        base, middle, tip = centres
-        axis = tip[:2] - base[:2]
-        axis /= np.linalg.norm(axis) + 1e-9
-        across = np.array([-axis[1], axis[0], 0.0])
-        for t, centre, radius in ((0.5, middle, radii[1]), (0.8, None, radii[2])):
-            spot = centre if centre is not None else middle + (tip - middle) * (t - 0.5) / 0.5
-            ends = np.array([spot - across * radius * 0.75, spot + across * radius * 0.75])
-            ends[:, 2] += radius * 0.9
-            pts = camera.project_undistorted(_world(ends, orientation))
-            cv2.line(
-                layer,
-                tuple(np.round(pts[0] * 16).astype(int)),
-                tuple(np.round(pts[1] * 16).astype(int)),
-                crease,
-                1,
-                cv2.LINE_AA,
-                4,
-            )
-        nail_centre = tip - np.array([axis[0], axis[1], 0.0]) * radii[2] * 0.45
-        nail_centre[2] += radii[2] * 0.9
-        ring = np.stack(
-            [
-                nail_centre[0] + radii[2] * 0.62 * np.cos(_RING),
-                nail_centre[1] + radii[2] * 0.62 * np.sin(_RING),
-                np.full_like(_RING, nail_centre[2]),
-            ],
-            axis=-1,
+        for joint in range(1, len(radii) - 1):
+            before, here, after = centres[joint - 1], centres[joint], centres[joint + 1]
+            axis = after[:2] - before[:2]
+            axis /= np.linalg.norm(axis) + 1e-9
+            across = np.array([-axis[1], axis[0], 0.0])
+            radius = radii[joint]
+            colour = tuple(np.minimum(lit(here) * np.array([0.74, 0.76, 0.84]), 255))
+            for shift in (-0.18, 0.12):
+                spot = here + np.array([axis[0], axis[1], 0.0]) * radius * shift
+                bow = np.array([axis[0], axis[1], 0.0]) * radius * 0.25
+                arc = np.array(
+                    [
+                        spot - across * radius * 0.7,
+                        spot + bow,
+                        spot + across * radius * 0.7,
+                    ]
+                )
+                arc[:, 2] += radius * 0.92
+                pts = camera.project_undistorted(_world(arc, orientation))
+                cv2.polylines(
+                    layer, [np.round(pts * 16).astype(np.int32)], False, colour, 1, cv2.LINE_AA, 4
+                )
+        # the nail: a rounded plate on the top of the last bone, paler and pinker than the
+        # skin round it, with a thin dark rim and a paler free edge at the tip
+        root, tip = centres[-2], centres[-1]
+        bone = tip - root
+        axis = bone / (np.linalg.norm(bone) + 1e-9)
+        flat = np.array([axis[0], axis[1], 0.0])
+        flat /= np.linalg.norm(flat) + 1e-9
+        across = np.array([-flat[1], flat[0], 0.0])
+        up = np.cross(across, axis)
+        radius = radii[-1]
+        length = min(float(np.linalg.norm(bone)) * 0.55, radius * 1.9)
+        middle = tip - axis * (length * 0.5 + radius * 0.05) + up * radius * 0.92
+        skin = lit(middle)
+        angles = np.linspace(0, 2 * math.pi, 20, endpoint=False)
+        plate = (
+            middle
+            + np.outer(np.cos(angles), axis) * length * 0.5
+            + np.outer(np.sin(angles), across) * radius * 0.72
         )
-        fill(layer, camera.project_undistorted(_world(ring, orientation)), nail)
+        outline = camera.project_undistorted(_world(plate, orientation))
+        fill(layer, outline, tuple(np.minimum(skin * 0.86, 255)))
+        inner = middle + (plate - middle) * 0.84
+        nail = np.minimum(skin * np.array([1.0, 1.02, 1.05]) + np.array([8, 8, 10]), 255)
+        fill(layer, camera.project_undistorted(_world(inner, orientation)), tuple(nail))
+        edge = inner[np.cos(angles) > 0.7]
+        edge = np.concatenate([edge, [middle + axis * length * 0.36]])
+        free = np.minimum(nail * 0.82 + 255 * 0.18, 255)
+        fill(layer, camera.project_undistorted(_world(edge, orientation)), tuple(free))
+        shine = middle - axis * length * 0.12 + across * radius * 0.2
+        glint = camera.project_undistorted(_world(shine[None, :], orientation))[0]
+        px_per_mm = camera.focal / max(float(camera.position[2]) - float(shine[2]), 1.0)
+        cv2.circle(
+            layer,
+            (round(float(glint[0]) * 16), round(float(glint[1]) * 16)),
+            max(8, round(radius * 0.22 * px_per_mm * 16)),
+            tuple(np.minimum(nail + 18, 255)),
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
 
 
 def mask_polygons(mask: npt.NDArray[np.uint8]) -> list[list[list[int]]]:

@@ -26,7 +26,17 @@ import numpy.typing as npt
 
 from companion import geometry as g
 from companion.errors import CompanionError
-from companion.sim import board, checkers, clutter, dice, lighting, occluders, truth, variety
+from companion.sim import (
+    board,
+    checkers,
+    clutter,
+    dice,
+    lighting,
+    occluders,
+    truth,
+    variety,
+    walls,
+)
 from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
 from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
@@ -376,19 +386,7 @@ def _draw_case(
         shade = 0.45 + 0.4 * max(0.0, float(np.dot(normal2, light.direction_at(*middle)[:2])))
         fill(image, camera.project_undistorted(quad), tuple(frame_colour * shade))
     # inner walls of the halves and trays, from the playing surface up to the frame top
-    for quad, normal in board.walls(scene.shape):
-        world = quad.copy()
-        world[:, :2] = orientation.to_world_array(quad[:, :2])
-        wn = np.array(normal)
-        if orientation.flip_x:
-            wn[0] = -wn[0]
-        if orientation.flip_y:
-            wn[1] = -wn[1]
-        middle = world.mean(axis=0)
-        if float(np.dot(wn, cam[:2] - middle[:2])) <= 0:
-            continue
-        shade = 0.55 + 0.35 * max(0.0, float(np.dot(wn, light.direction_at(*middle)[:2])))
-        fill(image, camera.project_undistorted(world), tuple(frame_colour * shade))
+    walls.draw_walls(image, camera, orientation, scene.shape, texture, light, frame_colour)
     # the raised frame and bar: the same texture warped at the frame's height, strip by strip
     raised = camera.plane_homography(board.FRAME_HEIGHT) @ to_world
     for x0, y0, x1, y1 in board.frame_strips(scene.shape):
@@ -576,7 +574,18 @@ def render(scene: Scene) -> Frame:
         + clutter.shadow_outlines(items, light),
         light.shadow_blur_mm,
     )
-    lighting.darken(image, camera, [(case_shadow, 0.5), (object_shadows, light.shadow_strength)])
+    # the walls' shadows: the soft dark of every corner where a wall meets the field here,
+    # under what stands there; the lamp's shadow of the walls later, over it
+    wall_cast, wall_corner = walls.frame_shadow(camera, orientation, shape, light)
+    lighting.darken(
+        image,
+        camera,
+        [
+            (case_shadow, 0.5),
+            (object_shadows, light.shadow_strength),
+            (wall_corner, walls.CONTACT_STRENGTH),
+        ],
+    )
     clutter.draw_items(image, camera, items, light)
     # checkers and dice, farthest first
     objects: list[tuple[float, int, int]] = []
@@ -604,13 +613,23 @@ def render(scene: Scene) -> Frame:
             _draw_rolling(image, camera, _rolling_poses(pose, rng), orientation, looks, direction)
         else:
             dice.draw_die(image, camera, pose, orientation, looks, direction)
+    # the lamp's shadow of the walls, on the field and on what stands by them
+    lighting.darken(image, camera, [(wall_cast, light.shadow_strength)])
     if cube_pose is not None and not cube_behind:
         _draw_cube(image, camera, cube_pose, orientation, light)
     hand_mask = None
     if hand is not None:
+        # the lamp's shadow, sharper the lower the hand, and under the hand the softer dusk
+        # of the light from the room it keeps off the board
         shadows = occluders.shadow_outlines(hand, orientation, light.lamp)
-        coverage = lighting.shadow_map(camera, shadows, 6.0 + abs(hand.height) * 0.25)
-        lighting.darken(image, camera, [(coverage, light.shadow_strength * 0.8)])
+        reach = abs(hand.height)
+        coverage = lighting.shadow_map(camera, shadows, light.shadow_blur_mm * 0.4 + reach * 0.08)
+        above = np.array([*orientation.to_world(hand.x, hand.y), 1e6])
+        under = occluders.shadow_outlines(hand, orientation, above)
+        dusk = lighting.shadow_map(camera, under, 8.0 + reach * 0.3)
+        lighting.darken(
+            image, camera, [(coverage, light.shadow_strength), (dusk, occluders.DUSK_STRENGTH)]
+        )
         hand_direction = light.direction_at(hand.x, hand.y, hand.height)
         hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction, looks)
     image = lighting.finish(image, light, camera, rng, scene.jpeg_quality, scene.noise)

@@ -24,6 +24,21 @@ split by a bar. The search runs in four steps, each using a cue that real boards
    :data:`MIN_CONTRAST` (or :data:`MIN_QUARTER_CONTRAST` in any quarter) the finder says it
    found no board rather than guess: a wrong board found confidently is worse than none.
 
+*Its own shape.* Real boards differ from both shapes: bars of 25-55 mm, points 0.38-0.47 of
+the height, halves whose points differ by a few millimetres. A board proven on the look's
+shapes has its own fitted (:func:`_own_shape`): the bar's share, the points' length and each
+half's width are looked along their range on real boards (:func:`fit_shape`), each half's end
+and the bar's edge found along the rows (:func:`fit_along`), and the corners fitted again
+(moving whole sides too, for a row turned a degree against its line); kept when it proves
+itself as strictly, lines up clearly better, and no corner moved half a point along or most
+of a frame across. When no look proves a board (and the second look, below, does not refuse
+it for proving two), the first look is taken once more with the shape fitted to each
+finalist (:data:`SHAPES_LOOK`): on boards of other proportions the fixed shapes line up too
+poorly to prove (8 to 11 of 30 development boards were refused so), and the fitted one is
+held to the same proof. It comes last because a freely fitted shape lets a board shifted by a
+whole point prove itself where the second look finds the true one (black points on a black
+frame).
+
 When the first look proves no board, a second one (:data:`SECOND_LOOKS`) looks for rows the
 frame's lines do not show: where black points meet a black frame, or checkers stacked on the
 points hide a row's edge, the rows of the candidates lie on other lines (the tips, the frame's
@@ -120,6 +135,22 @@ class RowProportions(NamedTuple):
     """The bar's width as a share of the playing area's width."""
     point_length: float
     """A point's length as a share of the playing area's height."""
+    lean: float = 0.0
+    """How far the bar's middle lies right of the playing area's middle, as a share of its
+    width: the two halves' points need not be alike (one half's 38 mm, the other's 43 mm
+    puts the bar 3% of the width off the middle)."""
+
+
+def _halves(shape: RowProportions) -> tuple[float, float]:
+    """The widths (canonical millimetres) of the playing area's left and right halves, from
+    the ends to the bar."""
+    half = (1.0 - shape.bar) / 2
+    return (half + shape.lean) * g.PLAY_WIDTH, (half - shape.lean) * g.PLAY_WIDTH
+
+
+def _point_width(shape: RowProportions) -> float:
+    """A point's width (canonical millimetres), both halves' on average."""
+    return (1.0 - shape.bar) * g.PLAY_WIDTH / 12
 
 
 SHAPES = (
@@ -176,8 +207,7 @@ def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatA
     where a row's own edge is hidden (black points on a black frame, or checkers on them).
     """
     shape, strips = model.shape, model.strips
-    half = (1.0 - shape.bar) / 2 * g.PLAY_WIDTH
-    width = (half - strips.frame - strips.bar) / 6
+    left, right = _halves(shape)
     length = shape.point_length * g.PLAY_HEIGHT
     along_side = np.linspace(0.2, 1.0, 10)
     past_tip = np.linspace(1.08, 1.3, 10)
@@ -186,7 +216,8 @@ def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatA
     bare: list[FloatArray] = []
     frame: list[FloatArray] = []
     low, high = strips.edge, g.PLAY_HEIGHT - strips.edge
-    for start in (strips.frame, g.PLAY_WIDTH - half + strips.bar):
+    for start, half in ((strips.frame, left), (g.PLAY_WIDTH - right + strips.bar, right)):
+        width = (half - strips.frame - strips.bar) / 6
         for index in range(6):
             middle = start + (index + 0.5) * width
             for base_y, tip_y in ((low, low + length), (high, high - length)):
@@ -204,7 +235,7 @@ def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatA
                         out.append(np.column_stack([xs, ys]))
     # the bar's edges and the playing area's ends (where the frame or the tray begins), in
     # quarters: they fix where the points start, which the points' regular pattern cannot
-    for x in (0.0, half, g.PLAY_WIDTH - half, g.PLAY_WIDTH):
+    for x in (0.0, left, g.PLAY_WIDTH - right, g.PLAY_WIDTH):
         for quarter in range(4):
             ys = np.linspace(quarter + 0.1, quarter + 0.9, 10) * g.PLAY_HEIGHT / 4
             edges.append(np.column_stack([np.full(10, x), ys]))
@@ -319,6 +350,179 @@ def triangle_score(gradient: Gradient, quad: FloatArray, model: int | Model = 0)
     return float(_scores(gradient, quad[None], model)[0])
 
 
+HALF_SHARES = np.round(np.arange(0.42, 0.5101, 0.0025), 4)
+"""Each half's share of the playing area's width that :func:`fit_shape` tries: real boards'
+points are 38-43 mm wide and their bars 25-55 mm, so a half (six points) takes 0.42-0.51."""
+BAR_SHARES = (0.045, 0.11)
+"""The bar's share of the width it keeps to (25-55 mm of a playing area about 500 mm wide)."""
+POINT_LENGTHS = np.round(np.arange(0.37, 0.4801, 0.01), 2)
+"""The points' lengths, as shares of the playing area's height, it tries (real boards:
+0.38-0.47)."""
+SHAPE_ROUNDS = 2
+"""How many times each of the shape's proportions is looked along in turn."""
+
+
+def _with_halves(shape: RowProportions, left: float, right: float) -> RowProportions:
+    """The shape whose halves take these shares of the width."""
+    return shape._replace(bar=1.0 - left - right, lean=(left - right) / 2)
+
+
+@lru_cache(maxsize=32)
+def _shape_basis(model: Model) -> tuple[FloatArray, FloatArray]:
+    """A model's features (:func:`_point_features`, as :func:`_scores` samples them) on the
+    canonical shape, and how they move (3, F, 10, 2) per millimetre of the left half's width,
+    the right half's and the points' length: every feature point moves in proportion to each
+    (its half's points are spread evenly, its tips lie a length from the bases), so the
+    features of any shape are these added up."""
+    base = _arrays(model).combined
+    left, right = _halves(model.shape)
+    moves = []
+    for d_left, d_right, d_length in ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)):
+        shape = _with_halves(
+            model.shape, (left + d_left) / g.PLAY_WIDTH, (right + d_right) / g.PLAY_WIDTH
+        )._replace(point_length=model.shape.point_length + d_length / g.PLAY_HEIGHT)
+        moves.append(_point_arrays(model._replace(shape=shape)) - base)
+    return base, np.stack(moves)
+
+
+def _point_arrays(model: Model) -> FloatArray:
+    """A model's combined features, uncached (the shapes :func:`_shape_basis` moves along)."""
+    return _combine(*_point_features(model))[0]
+
+
+def _shape_scores(
+    gradient: Gradient, quad: FloatArray, model: Model, shapes: list[RowProportions]
+) -> FloatArray:
+    """:func:`triangle_score` of one quadrilateral scored on ``model`` with each of ``shapes``
+    in its place: shape (len(shapes),)."""
+    key = model._replace(shape=SHAPES[0])
+    base, moves = _shape_basis(key)
+    left0, right0 = _halves(SHAPES[0])
+    length0 = SHAPES[0].point_length * g.PLAY_HEIGHT
+    deltas = np.array(
+        [
+            (left - left0, right - right0, shape.point_length * g.PLAY_HEIGHT - length0)
+            for shape in shapes
+            for left, right in (_halves(shape),)
+        ]
+    )
+    features = base[None] + np.tensordot(deltas, moves, axes=1)  # (K, F, 10, 2)
+    projected = _project(_homographies(quad[None])[0], features)
+    height, width = gradient.shape
+    xs = np.clip(np.round(projected[..., 0]), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.round(projected[..., 1]), 0, height - 1).astype(np.intp)
+    strengths = np.median(gradient[ys, xs], axis=-1)  # (K, F)
+    return np.asarray(strengths @ _arrays(key).weights, dtype=np.float64)
+
+
+ALONG_REACH = 15.0
+"""How far (canonical millimetres, a point and more) :func:`fit_along` moves each end."""
+ALONG_HALVES = (215.0, 275.0)
+"""The widths (canonical millimetres) it tries for each half: the shares of
+:data:`HALF_SHARES`, with room for the playing area's own width to change."""
+ALONG_STEPS = (2.0, 0.5)
+"""Its steps (millimetres): over the whole reach, then around the best."""
+
+
+def _half_scores(
+    gradient: Gradient,
+    to_image: FloatArray,
+    model: Model,
+    right_half: bool,
+    ends: FloatArray,
+    widths: FloatArray,
+) -> FloatArray:
+    """How well one half's points (with its end and the bar's edge) line up with each end's
+    place (canonical millimetres on the guess's plane, where the half's end lies) and each
+    width of the half: (len(ends), len(widths)), the half's share of :func:`triangle_score`."""
+    key = model._replace(shape=SHAPES[0])
+    base, moves = _shape_basis(key)
+    weights = _arrays(key).weights
+    middle = base[..., 0].mean(axis=1)
+    part = middle > g.PLAY_WIDTH / 2 if right_half else middle < g.PLAY_WIDTH / 2
+    left0, right0 = _halves(SHAPES[0])
+    length = (model.shape.point_length - SHAPES[0].point_length) * g.PLAY_HEIGHT
+    features = base[part] + length * moves[2, part]
+    move, width0, end0 = (moves[1], right0, g.PLAY_WIDTH) if right_half else (moves[0], left0, 0.0)
+    features = features[None] + (widths - width0)[:, None, None, None] * move[part][None]
+    placed = np.repeat(features[None], len(ends), axis=0)  # (E, W, F, 10, 2)
+    placed[..., 0] += (ends - end0)[:, None, None, None]
+    projected = _project(to_image, placed)
+    height, width = gradient.shape
+    xs = np.clip(np.round(projected[..., 0]), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.round(projected[..., 1]), 0, height - 1).astype(np.intp)
+    strengths = np.median(gradient[ys, xs], axis=-1)  # (E, W, F)
+    return np.asarray(strengths @ weights[part], dtype=np.float64)
+
+
+def fit_along(gradient: Gradient, quad: FloatArray, model: int | Model) -> tuple[Model, FloatArray]:
+    """The playing area's ends and the bar's edges found along a guess's rows: (the model with
+    the halves found, the corners).
+
+    Each half's six points lie evenly between its end and the bar's edge, whatever the other
+    half does, so each half is looked for on its own: every place of its end (a point and
+    more either way) and every width a real board's half has, in coarse steps, then finely
+    around the best. A board whose halves differ, or whose bar is narrower than the guess's,
+    is then found whole, where moving one corner at a time (:func:`refine`) and fitting the
+    shape on fixed corners (:func:`fit_shape`) trade one against the other.
+    """
+    model = _model(model)
+    to_image = _homographies(quad[None])[0]
+    left, right = _halves(model.shape)
+    found = []
+    for right_half, end, half in ((False, 0.0, left), (True, g.PLAY_WIDTH, right)):
+        # first over the whole reach and every width, then finely around the best
+        ends = end + np.arange(-ALONG_REACH, ALONG_REACH + 1e-9, ALONG_STEPS[0])
+        widths = np.arange(ALONG_HALVES[0], ALONG_HALVES[1] + 1e-9, ALONG_STEPS[0])
+        for nudge in (*ALONG_STEPS[1:], 0.0):
+            scores = _half_scores(gradient, to_image, model, right_half, ends, widths)
+            pick_end, pick_width = np.unravel_index(int(np.argmax(scores)), scores.shape)
+            end, half = float(ends[pick_end]), float(widths[pick_width])
+            if nudge:
+                nudges = np.arange(-ALONG_STEPS[0], ALONG_STEPS[0] + 1e-9, nudge)
+                ends, widths = end + nudges, half + nudges
+        found.append((end, half))
+    (start, left), (stop, right) = found
+    span = stop - start
+    shape = _with_halves(model.shape, left / span, right / span)
+    if not BAR_SHARES[0] <= shape.bar <= BAR_SHARES[1] or span <= 0:
+        return model, quad
+    rect = np.array([(start, 0.0), (stop, 0.0), (stop, g.PLAY_HEIGHT), (start, g.PLAY_HEIGHT)])
+    return model._replace(shape=shape), _project(to_image, rect)
+
+
+def fit_shape(gradient: Gradient, quad: FloatArray, model: int | Model) -> Model:
+    """The model whose shape lines the points up best on a guess's corners.
+
+    Real boards differ in the bar's width, the points' length and how the halves share the
+    width; a guess scored on the wrong shape has its points' sides beside the frame's edges
+    near the bar, and its corners pulled to compromise. Each half's width (where the bar's
+    edge lies: it places that half's six points and nothing else) and the points' length
+    (the tips) are looked along their whole range on real boards in turn, the others kept,
+    twice.
+    """
+    fitted = _model(model)
+    best = float(_shape_scores(gradient, quad, fitted, [fitted.shape])[0])
+    for _ in range(SHAPE_ROUNDS):
+        for side in range(3):
+            left, right = (share / g.PLAY_WIDTH for share in _halves(fitted.shape))
+            if side == 2:
+                shapes = [fitted.shape._replace(point_length=float(v)) for v in POINT_LENGTHS]
+            else:
+                shapes = [
+                    _with_halves(fitted.shape, *((v, right) if side == 0 else (left, v)))
+                    for v in HALF_SHARES.tolist()
+                ]
+                shapes = [s for s in shapes if BAR_SHARES[0] <= s.bar <= BAR_SHARES[1]]
+            if not shapes:
+                continue
+            scores = _shape_scores(gradient, quad, fitted, shapes)
+            pick = int(np.argmax(scores))
+            if scores[pick] > best + 1e-6:
+                best, fitted = float(scores[pick]), fitted._replace(shape=shapes[pick])
+    return fitted
+
+
 STEPS = (4.0, 2.0, 1.0, 0.5)
 """The steps (working-size pixels) :func:`refine` moves corners by, in turn."""
 FINE_STEPS = STEPS[1:]
@@ -331,11 +535,12 @@ def refine(
     model: int | Model = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
+    sides: bool = False,
 ) -> tuple[float, FloatArray]:
-    """Moves one corner at a time, the move that lines the points' edges up best
-    (:func:`triangle_score`) first, in ever smaller steps; never shrinks the quadrilateral below
-    ``least_area`` pixels."""
-    scores, quads = refine_many(gradient, quad[None], model, least_area, steps)
+    """Moves one corner (with ``sides``, or one side) at a time, the move that lines the
+    points' edges up best (:func:`triangle_score`) first, in ever smaller steps; never shrinks
+    the quadrilateral below ``least_area`` pixels."""
+    scores, quads = refine_many(gradient, quad[None], model, least_area, steps, sides)
     return float(scores[0]), quads[0]
 
 
@@ -348,6 +553,23 @@ _MOVES = np.array(
     ]
 )
 """The 16 single moves of :func:`refine`: one corner, one axis, one way."""
+_PAIR_MOVES = np.array(
+    [
+        [
+            [(sign if c == pair[0] else turn * sign) if c in pair and a == axis else 0.0
+             for a in range(2)]
+            for c in range(4)
+        ]
+        for pair in ((0, 1), (1, 2), (2, 3), (3, 0))
+        for axis in range(2)
+        for sign in (-1.0, 1.0)
+        for turn in (1.0, -1.0)
+    ]
+)  # fmt: skip
+"""The 32 moves of a whole side (both its corners along one axis, the same way or opposite
+ways): a row found a little along the other, or turned a little against its true line, which
+no single corner's move improves."""
+_ALL_MOVES = np.concatenate([_MOVES, _PAIR_MOVES])
 
 
 def refine_many(
@@ -356,8 +578,11 @@ def refine_many(
     model: int | Model = 0,
     least_area: float = 0.0,
     steps: tuple[float, ...] = STEPS,
+    sides: bool = False,
 ) -> tuple[FloatArray, FloatArray]:
-    """:func:`refine` of many candidates (N, 4, 2) side by side: (scores (N,), corners)."""
+    """:func:`refine` of many candidates (N, 4, 2) side by side: (scores (N,), corners).
+    With ``sides``, whole sides are moved too (:data:`_PAIR_MOVES`)."""
+    moves = _ALL_MOVES if sides else _MOVES
     best = quads.astype(np.float64).copy()
     count = len(best)
     best_scores = _scores(gradient, best, model)
@@ -367,12 +592,12 @@ def refine_many(
             active = np.nonzero(moving)[0]
             if not len(active):
                 break
-            trials = best[active, None] + step * _MOVES[None]  # (A, 16, 4, 2)
+            trials = best[active, None] + step * moves[None]  # (A, M, 4, 2)
             flat = trials.reshape(-1, 4, 2)
             scores = _scores(gradient, flat, model)
             if least_area > 0.0:
                 scores[_areas(flat) < least_area] = -np.inf
-            scores = scores.reshape(len(active), len(_MOVES))
+            scores = scores.reshape(len(active), len(moves))
             pick = np.argmax(scores, axis=1)
             gained = scores[np.arange(len(active)), pick] > best_scores[active] + 1e-6
             moving[active[~gained]] = False
@@ -903,6 +1128,8 @@ class Look(NamedTuple):
     across: float
     """The step each row is also looked for in across the rows (:func:`slide_across`), or 0 for
     none."""
+    shapes: bool = False
+    """Whether the board's own shape is fitted to the finalists (:func:`_fit_board`)."""
 
 
 FIRST_LOOK = Look(
@@ -915,6 +1142,11 @@ FIRST_LOOK = Look(
     0.0,
 )
 """Rows where the frame's lines show them, scored on the points alone."""
+SHAPES_LOOK = FIRST_LOOK._replace(shapes=True)
+"""The first look again, the board's own shape fitted to its finalists (:func:`_fit_board`):
+taken last, when no other look proves a board, as shapes fitted freely let a board shifted
+by a point prove itself where the looks before find the true one (black points on a black
+frame)."""
 STRIPS_LOOK = Look(
     tuple(
         sorted((MODELS.index(Model(SHAPES[0], False, strips)) for strips in STRIPPED), reverse=True)
@@ -971,6 +1203,8 @@ class _Guess(NamedTuple):
     contrasts: FloatArray
     strips: g.Margins = g.NO_MARGINS
     """The strips of field round the points it was fitted with."""
+    shape: RowProportions = SHAPES[0]
+    """The board's shape it was fitted with (:func:`fit_shape`)."""
 
 
 ADVICE = (
@@ -1007,7 +1241,17 @@ def find_board(image: Image) -> FoundBoard:
         and _strips_of_field(image, stripped)
     ):
         proven.append(stripped)
-    guess = max(proven, key=lambda guess: guess.score) if proven else _second_look(frame, ranked)
+    if proven:
+        guess: _Guess | None = _own_shape(frame, max(proven, key=lambda guess: guess.score))
+    else:
+        # (raises where its two takes disagree: the board may be in the wrong place, and a
+        # shape fitted freely would not place it better)
+        guess = _second_look(frame, ranked)
+        if guess is None:
+            # a board of other proportions than the looks', which none of them proves
+            shaped = _look(frame, SHAPES_LOOK, _slid(frame, SHAPES_LOOK, rows))
+            if shaped is not None and _proven(shaped, frame.texture):
+                guess = shaped
     if guess is not None:
         return FoundBoard(
             order_clockwise(guess.corners), guess.score / frame.texture, float(guess.contrasts[0])
@@ -1022,6 +1266,47 @@ def find_board(image: Image) -> FoundBoard:
         f"point along, {MIN_CONTRAST:.1f} needed; {worst:.1f} times in its worst quarter, "
         f"{MIN_QUARTER_CONTRAST:.1f} needed). {ADVICE}"
     )
+
+
+OWN_SHAPE_REACH = (0.5, 0.7)
+"""How far (in points' widths along the rows, in frames' widths across them) fitting a proven
+board's own shape (:func:`_own_shape`) may move any of its corners: the pattern of points
+repeats, and a shape fitted freely could carry a board a whole point along, or a row onto the
+frame's outer edge a frame's width away."""
+OWN_SHAPE_GAIN = 1.08
+"""How many times better a proven board's own shape must line up to be kept: on boards of
+the canonical shape it gains 0-5% (and moves a corner a few pixels either way, as the frame's
+wall seen from a tilted camera pulls it), on boards of other proportions mostly 20-60%."""
+
+
+def _own_shape(frame: _Frame, guess: _Guess) -> _Guess:
+    """A proven board with its own shape fitted (:func:`_fit_board`, without trying its
+    neighbours): its corners land on the board's outline where the look's shapes put them a
+    few pixels off. Kept when it proves itself too and no corner moved further than
+    :data:`OWN_SHAPE_REACH`."""
+    if guess.strips != g.NO_MARGINS:
+        return guess
+    gradient, factor = frame.gradient, frame.factor
+    quad = guess.corners * factor
+    model = fit_shape(gradient, quad, Model(guess.shape, False))
+    model, fitted = fit_along(gradient, quad, model)
+    fitted = refine(gradient, fitted, model, 0.0, FINE_STEPS, sides=True)[1]
+    model = fit_shape(gradient, fitted, model)
+    polished = refine(frame.full, fitted / factor, model, 0.0, FINE_STEPS)[1]
+    # where the corners moved, on the board's plane as the proven guess had it
+    to_plane = np.linalg.inv(_homographies(guess.corners[None])[0])
+    moved = np.abs(_project(to_plane, polished) - _PLANE_RECT)
+    along, across = OWN_SHAPE_REACH
+    if (moved[:, 0] > along * _point_width(guess.shape)).any() or (
+        moved[:, 1] > across * g.FRAME_WIDTH
+    ).any():
+        return guess
+    score = float(_scores(gradient, polished[None] * factor, model)[0])
+    shaped = _Guess(
+        score, polished, _contrasts(gradient, polished * factor, model), shape=model.shape
+    )
+    better = score >= OWN_SHAPE_GAIN * guess.score
+    return shaped if better and _proven(shaped, frame.texture) else guess
 
 
 def _second_look(frame: _Frame, ranked: FloatArray) -> _Guess | None:
@@ -1218,18 +1503,24 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
     if not fitted:
         return None
     fitted.sort(key=lambda entry: -entry[0])
-    score, model, quad = fitted[0]
-    # the points' pattern repeats: a board off by a whole point at either end lines up
-    # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours are
-    # tried too, and the bar, the ends and the points' bases and tips decide
-    scores, trials = refine_many(gradient, _neighbours(quad, model), model, area_min, FINE_STEPS)
-    if scores.max() > score:
-        fitted.insert(0, (float(scores.max()), model, trials[int(np.argmax(scores))]))
+    shaped = (
+        [_fit_board(gradient, quad, index, area_min) for _, index, quad in fitted[:FINALISTS]]
+        if look.shapes
+        else [(score, MODELS[index], quad) for score, index, quad in fitted]
+    )
+    shaped.sort(key=lambda entry: -entry[0])
+    if not look.shapes:
+        score, best, quad = shaped[0]
+        # the points' pattern repeats: a board off by a whole point at either end lines up
+        # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours
+        # are tried too, and the bar, the ends and the points' bases and tips decide
+        scores, trials = refine_many(gradient, _neighbours(quad, best), best, area_min, FINE_STEPS)
+        if scores.max() > score:
+            shaped.insert(0, (float(scores.max()), best, trials[int(np.argmax(scores))]))
     # the last, finest fit on the frame itself: the best few are fitted there, as a corner the
     # points cannot pin at the working size may be pinned now
     final: tuple[float, Model, FloatArray] | None = None
-    for current, index, guess in fitted[:FINALISTS]:
-        fit = MODELS[index]
+    for current, fit, guess in shaped[:FINALISTS]:
         if fit.strips != g.NO_MARGINS:
             # the strips measured where this guess puts the points, kept when they fit better
             measured, field = measure_strips(gradient, guess, fit)
@@ -1244,7 +1535,29 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
     assert final is not None
     best_score, best_fit, polished = final
     contrasts = _contrasts(gradient, polished * factor, best_fit)
-    return _Guess(best_score, polished, contrasts, best_fit.strips)
+    return _Guess(best_score, polished, contrasts, best_fit.strips, best_fit.shape)
+
+
+def _fit_board(
+    gradient: Gradient, quad: FloatArray, index: int, area_min: float
+) -> tuple[float, Model, FloatArray]:
+    """A finalist with the board's own shape fitted (:func:`fit_shape`), its ends and bar
+    found along the rows with it (:func:`fit_along`) and its corners fitted again, then its
+    neighbours tried: (score, model, corners)."""
+    model = fit_shape(gradient, quad, index)
+    model, quad = fit_along(gradient, quad, model)
+    quad = refine(gradient, quad, model, area_min, FINE_STEPS, sides=True)[1]
+    model = fit_shape(gradient, quad, model)
+    score = float(_scores(gradient, quad[None], model)[0])
+    # the points' pattern repeats: a board off by a whole point at either end lines up nearly
+    # as well, and a frame's edges run beside the rows' edges, so the neighbours are tried
+    # too, and the bar, the ends and the points' bases and tips decide
+    scores, trials = refine_many(gradient, _neighbours(quad, model), model, area_min, FINE_STEPS)
+    if scores.max() > score:
+        quad = trials[int(np.argmax(scores))]
+        model = fit_shape(gradient, quad, model)
+        score = float(_scores(gradient, quad[None], model)[0])
+    return score, model, quad
 
 
 STRIP_REACH = 18.0
@@ -1272,16 +1585,12 @@ def measure_strips(gradient: Gradient, quad: FloatArray, model: Model) -> tuple[
     """
     to_image = _homographies(quad[None])[0]
     strips = model.strips
-    half = (1.0 - model.shape.bar) / 2 * g.PLAY_WIDTH
+    left, right = _halves(model.shape)
     offsets = np.arange(0.0, STRIP_REACH + 1e-9, STRIP_STEP)
-    width = (half - strips.frame - strips.bar) / 6
-    middles = np.concatenate(
-        [
-            start + (np.arange(6) + 0.5) * width
-            for start in (strips.frame, g.PLAY_WIDTH - half + strips.bar)
-        ]
-    )
-    across = middles[:, None] + np.linspace(-0.4, 0.4, 10)[None] * width  # (12, 10)
+    widths = np.repeat([(half - strips.frame - strips.bar) / 6 for half in (left, right)], 6)
+    starts = np.repeat([strips.frame, g.PLAY_WIDTH - right + strips.bar], 6)
+    middles = starts + (np.tile(np.arange(6), 2) + 0.5) * widths
+    across = middles[:, None] + np.linspace(-0.4, 0.4, 10)[None] * widths[:, None]  # (12, 10)
     quarters = (np.arange(4)[:, None] + np.linspace(0.1, 0.9, 10)[None]) * g.PLAY_HEIGHT / 4
     lines: list[FloatArray] = []
     for offset in offsets:
@@ -1304,6 +1613,7 @@ def measure_strips(gradient: Gradient, quad: FloatArray, model: Model) -> tuple[
     field = _project(to_image, np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)]))
     along, down = g.PLAY_WIDTH / (x1 - x0), g.PLAY_HEIGHT / (y1 - y0)
     # the points nearest the bar stay where they are: the strip beside it follows
+    half = (left + right) / 2
     bar = max(0.0, half - (half - strips.bar - x0) * along)
     return model._replace(strips=g.Margins(frame * along, bar, edge * down)), field
 
@@ -1312,7 +1622,7 @@ def _neighbours(quad: FloatArray, model: int | Model) -> FloatArray:
     """The board with either end or both moved by one point along the rows (8 variants), and
     with either row or both moved in or out by a frame's width (12 variants)."""
     to_image = _homographies(quad[None])[0]
-    width = (1.0 - _model(model).shape.bar) / 2 * g.PLAY_WIDTH / 6
+    width = _point_width(_model(model).shape)
     rects = []
     for left in (-1, 0, 1):
         for right in (-1, 0, 1):
@@ -1336,7 +1646,7 @@ def _contrasts(gradient: Gradient, quad: FloatArray, model: int | Model) -> Floa
     either way along its rows (where a real board's point sides fall on the middle of the
     points), over the whole board and in each quarter (two halves by two rows): shape (5,)."""
     to_image = _homographies(quad[None])[0]
-    shift = (1.0 - _model(model).shape.bar) / 2 * g.PLAY_WIDTH / 12
+    shift = _point_width(_model(model).shape) / 2
     placed = [quad]
     for dx in (-shift, shift):
         placed.append(_project(to_image, _PLANE_RECT + np.array([dx, 0.0])))

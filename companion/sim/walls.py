@@ -1,0 +1,190 @@
+"""The inner walls of the case: what a tilted camera sees of a raised frame, and its shadow.
+
+A real board's frame and bar stand 15-30 mm above the playing surface, so a camera that is
+not straight overhead sees the inner face of the walls across from it, and a lamp that is off
+to one side leaves the walls on its own side in shade and casts their shadow a little way onto
+the field (and on whatever stands there). Each wall face is the frame's own material (the
+strip of frame texture along its top edge, folded down), lit by the lamp like any vertical
+surface, a little darker toward its foot where the corner keeps light out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from companion.sim import board, lighting
+from companion.sim.board import Orientation
+from companion.sim.camera import Camera
+from companion.sim.drawing import fill, pixel_box
+from companion.sim.shape import BoardShape
+
+FloatArray = npt.NDArray[np.float64]
+Image = npt.NDArray[np.uint8]
+
+WALL_AMBIENT = 0.42
+"""The light a wall facing away from the lamp still gets (from the room, the table, the field)."""
+WALL_DIRECT = 0.5
+"""How much more a wall facing the lamp squarely gets."""
+FOOT_SHADE = 0.72
+"""Brightness at a wall's foot relative to its top: the corner with the field is darker."""
+SLIVER_PX = 2.0
+"""A wall thinner than this in the picture is filled with one colour: no grain to show."""
+STRIP_PX_PER_MM = 1.5
+"""Resolution of a wall's picture before it is put in place: about a photo's at 1280x720."""
+CONTACT_MM = 5.0
+"""How far the soft darkening of the corner reaches onto the field (mm); it is blurred as much
+(a band as thin as a pixel or two of the shadow map would show its stair steps)."""
+CONTACT_STRENGTH = 0.12
+
+
+def _world_normal(normal: tuple[float, float], orientation: Orientation) -> FloatArray:
+    wn = np.array(normal, np.float64)
+    if orientation.flip_x:
+        wn[0] = -wn[0]
+    if orientation.flip_y:
+        wn[1] = -wn[1]
+    return wn
+
+
+def _to_world(quad: FloatArray, orientation: Orientation) -> FloatArray:
+    world = quad.copy()
+    world[:, :2] = orientation.to_world_array(quad[:, :2])
+    return world
+
+
+def draw_walls(
+    image: Image,
+    camera: Camera,
+    orientation: Orientation,
+    shape: BoardShape,
+    texture: Image,
+    light: lighting.Light,
+    frame_colour: FloatArray,
+) -> None:
+    """Paints the inner walls that face the camera, each with the frame's grain and lit as a
+    vertical face: brighter toward the lamp, darker at its foot. ``frame_colour`` (BGR) paints
+    the walls seen edge-on."""
+    cam = camera.position
+    size = camera.size
+    to_texture = np.linalg.inv(board.texture_to_canonical())
+    for quad, normal in board.walls(shape):
+        world = _to_world(quad, orientation)
+        wn = _world_normal(normal, orientation)
+        middle = world.mean(axis=0)
+        if float(np.dot(wn, cam[:2] - middle[:2])) <= 0:
+            continue
+        pts = camera.project_undistorted(world)
+        box = pixel_box(pts, size)
+        if box is None:
+            continue
+        towards = light.direction_at(*middle)
+        facing = max(0.0, float(np.dot(wn, towards[:2])))
+        brightness = WALL_AMBIENT + WALL_DIRECT * facing
+        if _thickness(pts) < SLIVER_PX:
+            # seen almost edge-on: a line of the frame's colour in shade is all there is to see
+            fill(image, pts, tuple(frame_colour * brightness * FOOT_SHADE))
+            continue
+        # the strip of frame top along the wall's edge, folded down over the wall: rows from
+        # the top edge (row 0) to the foot
+        length = float(np.hypot(*(quad[1, :2] - quad[0, :2])))
+        cols = max(round(length * STRIP_PX_PER_MM), 2)
+        rows = max(round(board.FRAME_HEIGHT * STRIP_PX_PER_MM), 2)
+        n = np.array(normal, np.float64)
+        a, b = quad[0, :2], quad[1, :2]
+        behind_a, behind_b = a - n * board.FRAME_HEIGHT, b - n * board.FRAME_HEIGHT
+        source = np.array([a, b, behind_b, behind_a], np.float64)
+        source_px = (np.column_stack([source, np.ones(4)]) @ to_texture.T)[:, :2]
+        strip_corners = np.array([(0, 0), (cols, 0), (cols, rows), (0, rows)], np.float32)
+        # (the texture's grain at the strip's coarser scale: INTER_AREA-like enough for a wall
+        # that is mostly in shade)
+        grab = cv2.getPerspectiveTransform(source_px.astype(np.float32), strip_corners)
+        strip = cv2.warpPerspective(
+            texture, grab, (cols, rows), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        fall = np.linspace(1.0, FOOT_SHADE, rows, dtype=np.float32) ** 1.5 * brightness
+        strip = np.clip(strip.astype(np.float32) * fall[:, None, None], 0, 255).astype(np.uint8)
+        # the wall's corners in the image, in the strip's order: top a, top b, foot b, foot a
+        target = np.array([pts[3], pts[2], pts[1], pts[0]], np.float32)
+        left, top, right, bottom = box
+        place = cv2.getPerspectiveTransform(
+            strip_corners, target - np.array([left, top], np.float32)
+        )
+        roi_size = (right - left, bottom - top)
+        warped = cv2.warpPerspective(
+            strip, place, roi_size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        mask = np.zeros((roi_size[1], roi_size[0]), np.uint8)
+        fill(mask, pts - [left, top], 255)
+        # blended by the antialiased mask: a wall seen nearly edge-on is a sliver a pixel or two
+        # wide, whose edges would otherwise step
+        roi = image[top:bottom, left:right]
+        weight = cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR)
+        roi[:] = cv2.add(
+            cv2.multiply(warped, weight, scale=1 / 255),
+            cv2.multiply(roi, cv2.bitwise_not(weight), scale=1 / 255),
+        )
+
+
+def _thickness(pts: FloatArray) -> float:
+    """How thick a wall (its image corners: foot a, foot b, top b, top a) looks, in pixels:
+    the distance of its top edge's middle from the line of its foot."""
+    along = pts[1] - pts[0]
+    along = along / (float(np.hypot(*along)) + 1e-9)
+    rise = (pts[2] + pts[3]) / 2 - (pts[0] + pts[1]) / 2
+    return float(abs(rise[0] * along[1] - rise[1] * along[0]))
+
+
+def frame_shadow(
+    camera: Camera, orientation: Orientation, shape: BoardShape, light: lighting.Light
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Shadow coverage (1/4 resolution, as :func:`lighting.shadow_map`) of the walls on the
+    field: the lamp's shadow of the walls on its own side, and the soft darkening of every
+    corner where a wall meets the field; both kept off the frame and the walls themselves."""
+    cast_outlines: list[FloatArray] = []
+    corner_outlines: list[FloatArray] = []
+    for quad, normal in board.walls(shape):
+        world = _to_world(quad, orientation)
+        wn = _world_normal(normal, orientation)
+        foot = world[:2]
+        inward = np.array([wn[0], wn[1], 0.0]) * CONTACT_MM
+        corner_outlines.append(np.concatenate([foot, foot + inward]))
+        towards = light.direction_at(*world.mean(axis=0))
+        if float(np.dot(wn, towards[:2])) >= 0:
+            continue  # the lamp shines on this wall's face: its shadow falls behind it
+        top = world[2:]
+        cast = lighting.cast_shadow(top, 0.0, towards, 0.3)
+        cast_outlines.append(np.concatenate([foot, cast]))
+    cast_cover = lighting.shadow_map(camera, cast_outlines, light.shadow_blur_mm * 0.5)
+    corner = lighting.shadow_map(camera, corner_outlines, CONTACT_MM)
+    solid = _solid_mask(camera, orientation, shape, cast_cover.shape)
+    keep = 1.0 - solid
+    return (
+        np.asarray(cast_cover * keep, np.float32),
+        np.asarray(corner * keep, np.float32),
+    )
+
+
+def _solid_mask(
+    camera: Camera, orientation: Orientation, shape: BoardShape, small: tuple[int, ...]
+) -> npt.NDArray[np.float32]:
+    """Where the frame's top and its walls are seen (1), at the shadow maps' resolution."""
+    mask: npt.NDArray[Any] = np.zeros(small, np.uint8)  # bytes: OpenCV antialiases only those
+    scale = lighting.SHADOW_SCALE
+    for x0, y0, x1, y1 in board.frame_strips(shape):
+        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
+        strip = np.column_stack(
+            [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
+        )
+        fill(mask, camera.project_undistorted(strip) / scale, 255)
+    cam = camera.position
+    for quad, normal in board.walls(shape):
+        world = _to_world(quad, orientation)
+        wn = _world_normal(normal, orientation)
+        if float(np.dot(wn, cam[:2] - world.mean(axis=0)[:2])) <= 0:
+            continue
+        fill(mask, camera.project_undistorted(world) / scale, 255)
+    return np.asarray(mask, np.float32) / np.float32(255)
