@@ -84,6 +84,10 @@ def test_every_verdict_is_the_one_the_script_expects(
     assert headlines(demo[0]) == expected
 
 
+UNSURE_SETTLED_SHARE = 0.03
+"""Share of the demo's settled frames the camera may be unsure of (a floor: measured 0)."""
+
+
 def test_the_summary_gives_the_frames_and_the_score(
     demo: tuple[str, Path], script: list[dict[str, Any]]
 ) -> None:
@@ -97,7 +101,10 @@ def test_the_summary_gives_the_frames_and_the_score(
     assert summary is not None, out[-600:]
     frames, read, settled, unsure, white, black = (int(g) for g in summary.groups())
     assert frames == script[-1]["frame"] + 3  # the last state is held for the whole window
-    assert read < frames and unsure < settled < frames
+    assert read < frames and settled < frames
+    # the referee waits for a clear frame: rarely, or the game at the table stalls (none of
+    # the 336 settled frames in session 6, once a false die among the borne-off checkers went)
+    assert unsure <= settled * UNSURE_SETTLED_SHARE
     end = game_end(script)
     assert {"white": white, "black": black}[end["winner"]] == end["points"]
     assert min(white, black) == 0

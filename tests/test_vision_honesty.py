@@ -152,6 +152,35 @@ class TestDiceLeaning:
         assert settled[0].reading.flat and settled[0].reading.confidence == 0.9
 
 
+class TestBorneOff:
+    """The tops of checkers borne off, standing on edge in a tray, are no die."""
+
+    @staticmethod
+    def in_tray(colour: str, slots_in: float) -> dice.FoundDie:
+        x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
+        along = slots_in * g.TRAY_SLOT
+        return found_die((x0 + x1) / 2, y1 - along if colour == "white" else y0 + along)
+
+    def test_a_die_among_the_standing_checkers_is_their_tops(self) -> None:
+        for colour in ("white", "black"):
+            die = self.in_tray(colour, 2.0)
+            assert reader.among_borne_off(die, colour, 3, 0.0)  # type: ignore[arg-type]
+
+    def test_a_die_in_the_tray_beyond_the_row_or_an_empty_tray_is_not(self) -> None:
+        die = self.in_tray("black", 8.0)
+        assert not reader.among_borne_off(die, "black", 3, 5.0)
+        assert not reader.among_borne_off(self.in_tray("black", 1.0), "black", 0, 5.0)
+
+    def test_the_tops_a_tilted_camera_sees_beyond_the_row_count(self) -> None:
+        die = self.in_tray("white", 4.0)
+        assert not reader.among_borne_off(die, "white", 3, 0.0)
+        assert reader.among_borne_off(die, "white", 3, g.TRAY_SLOT)
+
+    def test_a_die_beside_the_tray_is_not(self) -> None:
+        x0, y0, _, _ = g.tray_rect("black")
+        assert not reader.among_borne_off(found_die(x0 - 12.0, y0 + 10.0), "black", 5, 0.0)
+
+
 class TestEmptyBoard:
     def test_a_point_keeps_its_own_look_beyond_its_checkers(self) -> None:
         sibling = np.full((220, 40, 3), (120.0, 128.0, 128.0), np.float32)

@@ -411,6 +411,22 @@ def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) 
     return True
 
 
+def among_borne_off(die: dice.FoundDie, colour: Colour, count: int, smear: float) -> bool:
+    """Whether a die was seen where ``count`` checkers stand on edge in ``colour``'s tray
+    (``smear``: how far toward the tray's open end their tops show, :func:`tray_smear`).
+
+    The row's tops, edges and the tray's walls between them can line up like a die's face;
+    a die thrown into the tray would have to rest on checkers standing on edge.
+    """
+    if count <= 0:
+        return False
+    x0, y0, x1, y1 = g.tray_rect(colour)
+    x, y = die.view_mm
+    row = count * g.TRAY_SLOT + max(smear, 0.0) + g.DIE_SIZE / 2
+    along = y1 - y if colour == "white" else y - y0
+    return x0 <= x <= x1 and -g.DIE_SIZE / 2 <= along <= row
+
+
 WALL_MARGIN = 8.0
 """Width (mm) along the frame and the bar left out when looking for what no checker explains."""
 
@@ -615,6 +631,18 @@ def read_frame(
         maps, "black", smear["black"], showing["black"], contrast, change["black"]
     )
     bar = Counts(bar_white.count, bar_black.count)
+    # the tops of checkers borne off, standing on edge, are no die
+    borne_off: tuple[tuple[Colour, int], ...] = (
+        ("white", off_white.count),
+        ("black", off_black.count),
+    )
+    found_dice = [
+        die
+        for die in found_dice
+        if not any(
+            among_borne_off(die, colour, count, smear[colour]) for colour, count in borne_off
+        )
+    ]
     found_dice = settle_free_dice(found_dice, regions, bar, profile.layout.edge)
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
