@@ -101,21 +101,37 @@ def same_board(reading: object, truth: dict[str, object]) -> bool:
     )
 
 
+def corners_off(frame: Any, corners_px: Any) -> float:
+    """How far (px) the farthest of four corners lies from a rendered frame's true ones."""
+    truth = np.array(order_clockwise(frame.truth["board_corners_px"]), dtype=float)
+    return float(np.max(np.linalg.norm(np.array(corners_px, dtype=float) - truth, axis=1)))
+
+
 def finder_outcome(frame: Any) -> str:
     """What the board finder makes of a rendered frame: "found" (every corner within
     :data:`SIMULATOR_TOLERANCE_PX` of the truth's), "wrong" or "refused"."""
-    truth = np.array(order_clockwise(frame.truth["board_corners_px"]), dtype=float)
     try:
-        found = np.array(find_board(frame.image).corners_px)
+        found = find_board(frame.image).corners_px
     except BoardNotFound:
         return "refused"
-    error = float(np.max(np.linalg.norm(found - truth, axis=1)))
-    return "found" if error < SIMULATOR_TOLERANCE_PX else "wrong"
+    return "found" if corners_off(frame, found) < SIMULATOR_TOLERANCE_PX else "wrong"
 
 
 def sure_points(reading: Any) -> list[int]:
     """Indices of the points a reading counted surely."""
     return [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+
+
+def tally_reading(counts: dict[str, int], reading: Any, truth: dict[str, Any]) -> None:
+    """Counts a reading of a rendered frame in: readable, exact or confidently wrong, and how
+    many points it read surely, wrongly."""
+    exact = same_board(reading, truth)
+    counts["readable"] += reading.readable
+    counts["exact"] += reading.readable and exact
+    counts["confident_wrong"] += reading.readable and not exact
+    sure = sure_points(reading)
+    counts["sure"] += len(sure)
+    counts["sure_wrong"] += sum(reading.points[n] != truth["points"][n] for n in sure)
 
 
 def percent(part: int, whole: int) -> str:
@@ -454,15 +470,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
             frame = render(scene)
         except InvalidScene:
             continue
-        reading = read_frame(frame.image, profile, "white")
-        exact = same_board(reading, frame.truth)
-        counts["readable"] += reading.readable
-        counts["exact"] += reading.readable and exact
-        counts["confident_wrong"] += reading.readable and not exact
-        truth_points = frame.truth["points"]
-        sure = sure_points(reading)
-        counts["sure"] += len(sure)
-        counts["sure_wrong"] += sum(reading.points[n] != truth_points[n] for n in sure)
+        tally_reading(counts, read_frame(frame.image, profile, "white"), frame.truth)
     boards = counts["boards"]
     kind = "with strips of field by frame and bar" if margins else "of other proportions"
     print(f"boards {kind}: {boards} (seeds from {first_seed})")
@@ -505,24 +513,10 @@ def automatic_calibration(boards: int, first_seed: int = AUTOMATIC_SEED) -> None
     rng = np.random.default_rng(first_seed)
     opening = Position.opening().to_absolute("white")
     kinds = ("standard", "other proportions")
-    counts = {
-        kind: dict.fromkeys(("setups", "calibrated", "corners_wrong", "refused"), 0)
-        for kind in kinds
-    }
-    for kind in kinds:
-        counts[kind] |= dict.fromkeys(
-            (
-                "readable",
-                "exact",
-                "confident_wrong",
-                "sure",
-                "sure_wrong",
-                "given_readable",
-                "given_sure",
-                "given_sure_wrong",
-            ),
-            0,
-        )
+    keys = ("setups", "calibrated", "corners_wrong", "refused", "readable", "exact")
+    keys += ("confident_wrong", "sure", "sure_wrong", "given_readable", "given_exact")
+    keys += ("given_confident_wrong", "given_sure", "given_sure_wrong")
+    counts = {kind: dict.fromkeys(keys, 0) for kind in kinds}
     for index in range(boards):
         seed = first_seed + index
         kind = kinds[index % 2]
@@ -542,22 +536,16 @@ def automatic_calibration(boards: int, first_seed: int = AUTOMATIC_SEED) -> None
             tally["refused"] += 1
             continue
         tally["calibrated"] += 1
-        truth = np.array(order_clockwise(opening_frame.truth["board_corners_px"]), dtype=float)
-        error = np.linalg.norm(np.array(profile.corners_px) - truth, axis=1)
-        tally["corners_wrong"] += bool(error.max() >= SIMULATOR_TOLERANCE_PX)
+        off = corners_off(opening_frame, profile.corners_px)
+        tally["corners_wrong"] += off >= SIMULATOR_TOLERANCE_PX
         given = calibrate(opening_frame.image, corners=opening_frame.truth["board_corners_px"])
-        for prefix, used in (("", profile), ("given_", given)):
-            reading = read_frame(frame.image, used, "white")
-            sure = sure_points(reading)
-            tally[f"{prefix}sure"] += len(sure)
-            tally[f"{prefix}sure_wrong"] += sum(
-                reading.points[n] != frame.truth["points"][n] for n in sure
-            )
-            tally[f"{prefix}readable"] += reading.readable
-            if not prefix:
-                exact = same_board(reading, frame.truth)
-                tally["exact"] += reading.readable and exact
-                tally["confident_wrong"] += reading.readable and not exact
+        tally_reading(tally, read_frame(frame.image, profile, "white"), frame.truth)
+        with_given = dict.fromkeys(
+            ("readable", "exact", "confident_wrong", "sure", "sure_wrong"), 0
+        )
+        tally_reading(with_given, read_frame(frame.image, given, "white"), frame.truth)
+        for key, value in with_given.items():
+            tally[f"given_{key}"] += value
     print(f"calibration with no corners given (seeds from {first_seed}):")
     for kind in kinds:
         tally = counts[kind]

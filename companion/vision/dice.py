@@ -990,14 +990,16 @@ def _judge_rest(
     predicted = _predicted_sides(heights.camera, face_mm, face, surface)
     beside = _side_spots(spots, face, PATCH_PX_PER_MM)
     edges = None
+    top_plane = heights.to_plane_matrix(top)
     if maps is not None:
         # how far its top's colour reaches toward each side: a side face shown beyond what a
         # flat die shows, or a two's or three's pips off its middle
-        edges = _outline_reach(_patch(image, heights.to_plane_matrix(top), face_mm), face)
+        edges = _outline_reach(_patch(image, top_plane, face_mm), face)
+    # (a side in shadow, or the colour of what lies beyond, shows no reach: the outline is
+    # only ever evidence of a tilt, -inf where it shows none)
     off_centre = outline = -math.inf
     if maps is not None and (beside or edges is not None):
         # points at the height of the die's top to the plane view's
-        top_plane = heights.to_plane_matrix(top)
         to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane)
         # a cocked die shows its raised side over what it leans on: a side's pips count
         # only where something lies beyond them
@@ -1013,11 +1015,7 @@ def _judge_rest(
             outline = _side_shown_beyond(
                 edges, maps, to_view, face_mm, face.angle, predicted, others
             )
-    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre)
-    if outline > 0.0:
-        # only ever evidence of a tilt: a side in shadow, or the colour of what lies beyond,
-        # shows no reach at all
-        excess = max(excess, outline)
+    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre, outline)
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
