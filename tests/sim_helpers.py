@@ -3,13 +3,20 @@ whether each checker is drawn where its placement says."""
 
 from __future__ import annotations
 
+from typing import Any
+
+import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from companion import geometry as g
-from companion.sim import Frame
+from companion.sim import Checkers, Frame
 from companion.sim import board as board_model
 from companion.sim.styles import BoardStyle
+from companion.vision import board
+from companion.vision.plane import Corners, order_clockwise
+from companion.vision.reading import Reading
 
 
 def nearest_colour(texture: board_model.Image, style: BoardStyle, x: float, y: float) -> str:
@@ -46,3 +53,41 @@ def assert_checkers_drawn_at(frame: Frame, empty: Frame, width: float) -> None:
         assert len(cols) > 0.6 * np.pi * radius**2, (checker.place, checker.point)
         centre = cols.mean() + round(u) - radius - 3
         assert abs(centre - u) / scale < 1.5, (checker.place, checker.point)
+
+
+EMPTY = Checkers((0,) * 24, {"white": 0, "black": 0}, {"white": 0, "black": 0})
+"""A board with no checkers at all: scenes that show only the board, dice, cube or a hand."""
+
+
+SIMULATOR_TOLERANCE_PX = 10.0
+"""How far (pixels) a found corner may lie from the truth's on 1280x720 simulator frames: the
+board finder benchmark's "found"."""
+
+
+def corner_error(found: Corners, truth: Any) -> float:
+    """The largest distance between a found corner and the true one, in pixels."""
+    return float(np.max(np.linalg.norm(np.array(found) - np.array(truth, dtype=float), axis=1)))
+
+
+def truth_corners(frame: Frame) -> Corners:
+    """The playing area's true corners in ``frame``, clockwise from the top-left as the board
+    finder reports them."""
+    return order_clockwise(frame.truth["board_corners_px"])  # type: ignore[arg-type]
+
+
+def at_working_size(frame: Frame) -> tuple[board.Gradient, npt.NDArray[np.float64]]:
+    """The frame's edges at the board finder's working size, and the truth's corners there (in
+    the plane's order), so that its fits can be checked from the true corners."""
+    factor = board.WORK_WIDTH / max(frame.image.shape[:2])
+    small = np.asarray(
+        cv2.resize(frame.image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA),
+        np.uint8,
+    )
+    corners = np.array(frame.truth["board_corners_px"], dtype=np.float64) * factor
+    return board._edge_strength(small), corners
+
+
+def sure_points(reading: Reading) -> list[int]:
+    """The points (0-23: white's numbering less one) the reader is sure of (confidence at
+    least 0.5), whose counts a test can hold to the truth."""
+    return [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]

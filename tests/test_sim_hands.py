@@ -4,21 +4,22 @@ shadow, and a jointed hand above the board that casts its shadow away from the l
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
 import pytest
 
 from companion import geometry as g
-from companion.sim import Checkers, lighting, occluders, render, walls
 from companion.sim import board as board_model
+from companion.sim import lighting, occluders, render, walls
 from companion.sim.board import Orientation
 from companion.sim.camera import CameraSpec, make_camera
 from companion.sim.scene import Scene
 from companion.sim.shape import CANONICAL_SHAPE
+from tests.sim_helpers import EMPTY
 
 SMALL = (640, 360)
-EMPTY = Checkers(tuple([0] * 24), {"white": 0, "black": 0}, {"white": 0, "black": 0})
 
 
 def grey(image: np.ndarray, u: float, v: float) -> float:
@@ -44,15 +45,9 @@ def test_a_tilted_camera_sees_the_far_walls_in_shade() -> None:
     frame = render(scene)
     orientation = Orientation(scene.white_home, CANONICAL_SHAPE)
     seen = 0
-    camera_at = frame.camera.position[:2]
-    for quad, normal in board_model.walls(CANONICAL_SHAPE):
-        world = quad.copy()
-        world[:, :2] = orientation.to_world_array(quad[:, :2])
-        facing = np.array(normal) * [
-            -1 if orientation.flip_x else 1,
-            -1 if orientation.flip_y else 1,
-        ]
-        if float(np.dot(facing, camera_at - world[:, :2].mean(axis=0))) <= 0:
+    for wall in walls._walls_in_world(orientation, CANONICAL_SHAPE):
+        world, normal = wall
+        if not walls._faces_camera(wall, frame.camera.position):
             continue  # its face is turned away from the camera
         tops = frame.camera.project_undistorted(world[2:])
         top = tops.mean(axis=0)
@@ -63,11 +58,8 @@ def test_a_tilted_camera_sees_the_far_walls_in_shade() -> None:
             continue  # seen nearly edge-on: too thin to sample
         seen += 1
         face = (top + foot) / 2
-        middle = (quad[0] + quad[1]) / 2
-        behind = middle[:2] - np.array(normal) * 6.0
-        lid = frame.camera.project_undistorted(
-            np.array([[*orientation.to_world(*behind), board_model.FRAME_HEIGHT]])
-        )[0]
+        behind = world[:2, :2].mean(axis=0) - normal * 6.0
+        lid = frame.camera.project_undistorted(np.array([[*behind, board_model.FRAME_HEIGHT]]))[0]
         shade = float(frame.image[round(face[1]), round(face[0])].mean())
         assert shade < 0.9 * grey(frame.image, *lid)
     assert seen >= 2
@@ -113,17 +105,25 @@ def _hand(height: float) -> occluders.Hand:
     )
 
 
-def _shadow_shift(height: float) -> tuple[float, np.ndarray]:
+LAMP_LIT = Scene(
+    EMPTY, camera=CameraSpec(size=SMALL), lighting="lamp", noise=0.0, seed=3, light_seed=3
+)
+"""The scene each hand's shadow is measured in."""
+
+
+@lru_cache(maxsize=1)
+def _without_hand() -> np.ndarray:
+    """:data:`LAMP_LIT` with no hand, rendered once for every hand measured against it."""
+    return render(LAMP_LIT).image
+
+
+def _shadow_shift(height: float) -> float:
     """How far (px) the darkening a hand at ``height`` leaves beside itself lies from the hand,
-    along the image direction away from the lamp; and that direction."""
-    scene = Scene(
-        EMPTY, camera=CameraSpec(size=SMALL), lighting="lamp", noise=0.0, seed=3, light_seed=3
-    )
-    without = render(scene)
-    frame = render(replace(scene, hand=_hand(height)))
+    along the image direction away from the lamp."""
+    frame = render(replace(LAMP_LIT, hand=_hand(height)))
     assert frame.hand_mask is not None
     hand = cv2.dilate(frame.hand_mask, np.ones((9, 9), np.uint8)) > 0
-    darker = (without.image.astype(float) - frame.image.astype(float)).mean(axis=2)
+    darker = (_without_hand().astype(float) - frame.image.astype(float)).mean(axis=2)
     darker[hand | (darker < 2.0)] = 0.0
     assert darker.sum() > 2000.0  # a shadow worth the name
     rows, cols = np.nonzero(frame.hand_mask > 127)
@@ -134,7 +134,7 @@ def _shadow_shift(height: float) -> tuple[float, np.ndarray]:
         [np.average(weights_cols, weights=weights), np.average(weights_rows, weights=weights)]
     )
     lamp = np.array(frame.truth["lighting"]["lamp_mm"])  # type: ignore[index]
-    orientation = Orientation(scene.white_home, CANONICAL_SHAPE)
+    orientation = Orientation(LAMP_LIT.white_home, CANONICAL_SHAPE)
     wx, wy = orientation.to_world(250.0, 200.0)
     away = np.array([wx, wy]) - lamp[:2]
     away /= np.linalg.norm(away)
@@ -142,12 +142,12 @@ def _shadow_shift(height: float) -> tuple[float, np.ndarray]:
         np.array([[wx, wy, 0.0], [wx + away[0] * 50, wy + away[1] * 50, 0.0]])
     )
     direction = (ends[1] - ends[0]) / np.linalg.norm(ends[1] - ends[0])
-    return float(np.dot(shadow_centre - hand_centre, direction)), direction
+    return float(np.dot(shadow_centre - hand_centre, direction))
 
 
 def test_a_hands_shadow_falls_away_from_the_lamp_and_farther_the_higher_it_is() -> None:
-    low, _ = _shadow_shift(40.0)
-    high, _ = _shadow_shift(110.0)
+    low = _shadow_shift(40.0)
+    high = _shadow_shift(110.0)
     assert low > 0.0
     assert high > low + 3.0
 
@@ -176,3 +176,37 @@ def test_holding_hands_are_jointed_too(pose: str) -> None:
     assert len(digits) == 5
     bones = sum(len(radii) - 1 for _, radii, _ in digits)
     assert len(every) == 3 + bones
+
+
+@pytest.mark.parametrize("white_home", ["bottom-right", "bottom-left", "top-left", "top-right"])
+def test_each_wall_shows_the_frame_behind_its_own_edge(white_home: str) -> None:
+    """A wall is the frame's top folded down, so it shows the texture just behind its own edge
+    in the world, however the board is turned: on a board painted frame-blue and field-red,
+    every wall the camera sees squarely is blue (a mirrored board once showed the field of the
+    case's other side on some of them)."""
+    shape = CANONICAL_SHAPE
+    orientation = Orientation(white_home, shape)  # type: ignore[arg-type]
+    width, height = board_model.texture_size(shape)
+    texture = np.zeros((height, width, 3), np.uint8)
+    texture[:] = (255, 0, 0)
+    for hole in board_model.holes(shape):
+        world = orientation.to_world_array(np.array([hole[:2], hole[2:]], np.float64))
+        (u0, v0), (u1, v1) = np.round(
+            (world - [board_model.OBJECT_LEFT, board_model.OBJECT_TOP])
+            * board_model.TEXTURE_PX_PER_MM
+        ).astype(int)
+        texture[min(v0, v1) : max(v0, v1), min(u0, u1) : max(u0, u1)] = (0, 0, 255)
+    camera = make_camera(CameraSpec(tilt=40, size=SMALL), shape)
+    light = lighting.make_light("even", np.random.default_rng(1))
+    image = np.zeros((SMALL[1], SMALL[0], 3), np.uint8)
+    walls.draw_walls(image, camera, orientation, shape, texture, light, np.array([255.0, 0, 0]))
+    seen = 0
+    for world, _ in walls._walls_in_world(orientation, shape):
+        middle = camera.project_undistorted(world.mean(axis=0)[None])[0]
+        col, row = round(middle[0]), round(middle[1])
+        blue, _, red = image[row - 1 : row + 2, col - 1 : col + 2].reshape(-1, 3).mean(axis=0)
+        if blue + red < 40.0 or walls._thickness(camera.project_undistorted(world)) < 6.0:
+            continue  # turned away from the camera, or too thin to sample its middle
+        seen += 1
+        assert blue > 4 * red, world[:2]
+    assert seen >= 4

@@ -36,9 +36,9 @@ from companion.sim.cube import CubeSpec, InvalidCube
 from companion.sim.layout import CONTACT, checker_polygon, clearance
 from companion.sim.scene import readable_region_mask
 from companion.sim.styles import UnknownStyle, checker_set
+from tests.sim_helpers import EMPTY
 
 SMALL = (640, 360)
-EMPTY = Checkers(tuple([0] * 24), {"white": 0, "black": 0}, {"white": 0, "black": 0})
 
 
 def opening() -> Checkers:

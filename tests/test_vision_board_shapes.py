@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import cv2
 import numpy as np
 import pytest
 
@@ -21,12 +20,16 @@ from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
 from companion.vision.calibrate import calibrate
-from companion.vision.plane import order_clockwise
 from companion.vision.reader import read_frame
+from tests.sim_helpers import (
+    SIMULATOR_TOLERANCE_PX,
+    at_working_size,
+    corner_error,
+    sure_points,
+    truth_corners,
+)
 
 OPENING = Position.opening().to_absolute("white")
-SIMULATOR_TOLERANCE_PX = 10.0
-"""The benchmark's "found" on 1280x720 simulator frames."""
 
 
 def _opening(seed: int) -> Any:
@@ -42,22 +45,6 @@ def _drawn(frame: Any) -> tuple[float, float]:
     return shape["bar_mm"] / width, (shape["outer"][1] + shape["bar_mm"] / 2) / width - 0.5
 
 
-def _working(frame: Any) -> tuple[board.Gradient, np.ndarray[Any, Any]]:
-    """The frame's edges at the finder's working size, and the truth's corners there (in the
-    plane's order)."""
-    factor = board.WORK_WIDTH / max(frame.image.shape[:2])
-    small = np.asarray(
-        cv2.resize(frame.image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA),
-        np.uint8,
-    )
-    return board._edge_strength(small), np.array(frame.truth["board_corners_px"]) * factor
-
-
-def _corner_error(found: Any, frame: Any) -> float:
-    truth = np.array(order_clockwise(frame.truth["board_corners_px"]))
-    return float(np.max(np.linalg.norm(np.array(found) - truth, axis=1)))
-
-
 class TestShapeFit:
     """The fits, from the true corners, on a board with a narrow bar and unlike halves."""
 
@@ -67,7 +54,7 @@ class TestShapeFit:
 
     def test_the_bar_and_the_halves_are_fitted_where_they_are_drawn(self) -> None:
         frame = _opening(self.SEED)
-        gradient, truth = _working(frame)
+        gradient, truth = at_working_size(frame)
         bar, lean = _drawn(frame)
         assert abs(lean) > 0.02, "the seed's halves must differ for this test to mean much"
         fitted = board.fit_shape(gradient, truth, board.MODELS[0]).shape
@@ -78,7 +65,7 @@ class TestShapeFit:
 
     def test_the_canonical_shape_fits_worse(self) -> None:
         frame = _opening(self.SEED)
-        gradient, truth = _working(frame)
+        gradient, truth = at_working_size(frame)
         fitted = board.fit_shape(gradient, truth, board.MODELS[0])
         assert board.triangle_score(gradient, truth, fitted) > 1.5 * board.triangle_score(
             gradient, truth, board.MODELS[0]
@@ -86,7 +73,7 @@ class TestShapeFit:
 
     def test_ends_a_few_millimetres_off_are_found_along_the_rows(self) -> None:
         frame = _opening(self.SEED)
-        gradient, truth = _working(frame)
+        gradient, truth = at_working_size(frame)
         # both ends 8 mm inside the playing area, the canonical shape
         to_image = board._homographies(truth[None])[0]
         inside = board._PLANE_RECT + np.array([[8.0, 0], [-8.0, 0], [-8.0, 0], [8.0, 0]])
@@ -109,7 +96,7 @@ class TestShapeFit:
 def test_boards_of_other_proportions_are_found(seed: int) -> None:
     frame = _opening(seed)
     found = find_board(frame.image)
-    assert _corner_error(found.corners_px, frame) < SIMULATOR_TOLERANCE_PX
+    assert corner_error(found.corners_px, truth_corners(frame)) < SIMULATOR_TOLERANCE_PX
     assert found.contrast >= board.MIN_CONTRAST
 
 
@@ -122,7 +109,7 @@ def test_a_board_of_other_proportions_is_calibrated_without_corners_and_read() -
     scene = random_scene(seed, Checkers.random(rng), dice=dice, on_roll="white", varied_shape=True)
     frame = render(scene)
     reading = read_frame(frame.image, profile, "white")
-    sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+    sure = sure_points(reading)
     # with the true corners as many points read surely (19 of 24 when this was written)
     assert len(sure) >= 16
     assert all(reading.points[n] == frame.truth["points"][n] for n in sure)  # type: ignore[index]

@@ -17,19 +17,19 @@ from typing import Any
 import pytest
 
 from companion.rules.position import Position
-from companion.sim import Checkers, DieSpec, random_scene, render
+from companion.sim import DieSpec, random_scene, render
 from companion.sim.dice import flat_pose
 from companion.vision import dice, reader
 from companion.vision.calibrate import calibrate
 from companion.vision.plane import camera_heights
 from companion.vision.profile import Profile
 from companion.vision.reading import Reading
+from tests.sim_helpers import EMPTY
 
 SEED = 7336
 FAR = (440.5, 147.0)
 """Where the die under test lies (canonical mm): its side facing the camera shows wide."""
 NEAR = (300.0, 300.0)
-EMPTY = Checkers((0,) * 24, {"white": 0, "black": 0}, {"white": 0, "black": 0})
 
 
 @lru_cache(maxsize=1)

@@ -103,11 +103,23 @@ class Orientation:
         )
 
     def to_world_array(self, xy: FloatArray) -> FloatArray:
+        """Canonical points (..., 2) or (..., 3) in the world: only x and y move (a height
+        stays as it is)."""
         out = xy.astype(np.float64, copy=True)
         if self.flip_x:
             out[..., 0] = 2 * centre_x(self.shape) - out[..., 0]
         if self.flip_y:
             out[..., 1] = 2 * CENTRE_Y - out[..., 1]
+        return out
+
+    def to_world_direction(self, direction: FloatArray) -> FloatArray:
+        """A canonical direction (..., 2) or (..., 3) in the world: a flip turns it about
+        its axis, with no centre to turn about (a wall's facing, a die's axes)."""
+        out = direction.astype(np.float64, copy=True)
+        if self.flip_x:
+            out[..., 0] = -out[..., 0]
+        if self.flip_y:
+            out[..., 1] = -out[..., 1]
         return out
 
     def to_canonical(self, x: float, y: float) -> tuple[float, float]:
@@ -165,6 +177,19 @@ def frame_strips(shape: BoardShape = CANONICAL_SHAPE) -> list[g.Rect]:
         (tray[0], tray[3], tray[2], shape.tray_rect("white")[1]),
         (tray[2], 0.0, right, g.PLAY_HEIGHT),
     ]
+
+
+def frame_tops(orientation: Orientation, shape: BoardShape = CANONICAL_SHAPE) -> list[FloatArray]:
+    """The raised frame and bar's tops (:func:`frame_strips`) as world quads (4, 3) at the
+    frame's height, clockwise from the top-left on the canonical plane: the case draws its
+    tops on them and the shadow maps keep the walls' shadows off them."""
+    tops = []
+    for x0, y0, x1, y1 in frame_strips(shape):
+        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
+        tops.append(
+            np.column_stack([orientation.to_world_array(corners), np.full(4, FRAME_HEIGHT)])
+        )
+    return tops
 
 
 def walls(shape: BoardShape = CANONICAL_SHAPE) -> Iterator[tuple[FloatArray, tuple[float, float]]]:

@@ -246,7 +246,7 @@ _FACE_AXES = {value: _face_axes(np.array(normal)) for value, normal in FACE_NORM
 
 
 def _world_rotation(orientation: board.Orientation) -> FloatArray:
-    return np.diag([-1.0 if orientation.flip_x else 1.0, -1.0 if orientation.flip_y else 1.0, 1.0])
+    return np.diag([*orientation.to_world_direction(np.ones(2)), 1.0])
 
 
 _PIP_ANGLES = np.linspace(0, 2 * math.pi, 14, endpoint=False)

@@ -162,11 +162,18 @@ def random_hand(
     return hand
 
 
+def _from_target(hand: Hand, a: float, b: float) -> float:
+    """A number in [0, 1) taken from the hand's already drawn target (``a``, ``b`` pick which),
+    for a choice made without a new draw: every sequence drawn from the same generator (games,
+    the demo) stays as it was."""
+    return (hand.x * a + hand.y * b) % 1.0
+
+
 def _motion_of(hand: Hand) -> float:
     """How far a hand over the board moves during the exposure: from 0 to :data:`MAX_MOTION`,
     mostly small. Taken from the hand's already drawn target rather than a new draw, so that
     every sequence drawn from the same generator (games, the demo) stays as it was."""
-    spread = (hand.x * 0.731 + hand.y * 0.317) % 1.0
+    spread = _from_target(hand, 0.731, 0.317)
     return spread * spread * MAX_MOTION
 
 
@@ -210,13 +217,13 @@ def parts(hand: Hand) -> list[Part]:
 def _size_of(hand: Hand) -> float:
     """How big this player's hand is (0.9-1.08 of an average man's), taken from the hand's
     already drawn target like :func:`_motion_of`, so no new draw moves any other choice."""
-    return 0.9 + 0.18 * ((hand.x * 0.417 + hand.y * 0.853) % 1.0)
+    return 0.9 + 0.18 * _from_target(hand, 0.417, 0.853)
 
 
 def bare_arm(hand: Hand) -> bool:
     """Whether the forearm is bare to the elbow (a short sleeve) rather than covered to the
     wrist: a third of hands, taken from the hand's target like :func:`_size_of`."""
-    return (hand.x * 0.291 + hand.y * 0.613) % 1.0 < 1 / 3
+    return _from_target(hand, 0.291, 0.613) < 1 / 3
 
 
 def _arm(
@@ -277,9 +284,13 @@ def _chain(
 def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
     """All parts to draw, and separately the digits (thumb, then fingers) as chains of joints,
     for their shading, creases and nails."""
-    if hand.pose != "reaching":
-        every, digits = _holding(hand)
-        return every + [bone for digit in digits for bone in _segments(digit)], digits
+    body, digits = (_reaching if hand.pose == "reaching" else _holding)(hand)
+    return body + [bone for digit in digits for bone in _segments(digit)], digits
+
+
+def _reaching(hand: Hand) -> tuple[list[Part], list[Part]]:
+    """An open hand reaching with its fingertips at (x, y): the sleeve, forearm and the back
+    of the hand, and the digits as chains of joints."""
     tip = np.array([hand.x, hand.y])
     origin = np.array([hand.from_x, hand.from_y])
     forward = tip - origin
@@ -359,7 +370,7 @@ def _build(hand: Hand) -> tuple[list[Part], list[Part]]:
                 hand.skin,
             )
         )
-    return result + [bone for digit in digits for bone in _segments(digit)], digits
+    return result, digits
 
 
 def _holding(hand: Hand) -> tuple[list[Part], list[Part]]:
@@ -481,7 +492,8 @@ def _draw_held(
     if rims is None:
         return
     low, high = (
-        np.asarray(camera.project_undistorted(_world(r, orientation)), np.float64) for r in rims
+        np.asarray(camera.project_undistorted(orientation.to_world_array(r)), np.float64)
+        for r in rims
     )
     points = np.concatenate([low, high]).astype(np.float32)
     hull: FloatArray = cv2.convexHull(points).reshape(-1, 2).astype(np.float64)
@@ -497,7 +509,7 @@ def _draw_held(
         return
     fill(layer, hull, shade(hand.cup, 0.75))
     fill(layer, high, shade(hand.cup, 1.3))
-    inner = _world(rims[1].copy(), orientation)
+    inner = orientation.to_world_array(rims[1].copy())
     middle = inner.mean(axis=0)
     inner[:, :2] = middle[:2] + (inner[:, :2] - middle[:2]) * 0.85
     fill(layer, camera.project_undistorted(inner), shade(hand.cup, 0.35))
@@ -517,23 +529,45 @@ def _outline(centres: FloatArray, radii: FloatArray) -> FloatArray:
     return np.concatenate(rings)
 
 
-def _world(points: FloatArray, orientation: board.Orientation) -> FloatArray:
-    out = points.copy()
-    out[:, :2] = orientation.to_world_array(points[:, :2])
-    return out
+def _px_per_mm(camera: Camera, height: float) -> float:
+    """How many pixels a millimetre at ``height`` spans in the picture (seen from straight
+    above: the scale a part's thickness, a bump or a glint is drawn at)."""
+    return camera.focal / max(float(camera.position[2]) - height, 1.0)
 
 
-def shadow_outlines(
-    hand: Hand, orientation: board.Orientation, lamp: FloatArray
-) -> list[FloatArray]:
+@dataclass(frozen=True)
+class HandShapes:
+    """A hand built for one frame: its parts and digits (canonical, see :func:`parts`) and,
+    in the world, each part's outline and the outline of what it holds. Built once by
+    :func:`shape_hand`: the shadows and the drawing use the same shapes."""
+
+    hand: Hand
+    orientation: board.Orientation
+    parts: tuple[Part, ...]
+    digits: tuple[Part, ...]
+    outlines: tuple[FloatArray, ...]
+    """Each part's outline in the world (3D), in the order of :attr:`parts`."""
+    held: FloatArray | None
+    """The outline of the checker or cup the hand holds in the world, if it holds one."""
+
+
+def shape_hand(hand: Hand, orientation: board.Orientation) -> HandShapes:
+    """``hand``'s parts, digits and their outlines in the world, as it stands on a board
+    turned by ``orientation``."""
+    every, digits = _build(hand)
+    outlines = tuple(orientation.to_world_array(_outline(c, r)) for c, r, _ in every)
+    rims = held_outline(hand)
+    held = None if rims is None else orientation.to_world_array(np.concatenate(rims))
+    return HandShapes(hand, orientation, tuple(every), tuple(digits), outlines, held)
+
+
+def shadow_outlines(shapes: HandShapes, lamp: FloatArray) -> list[FloatArray]:
     """Each part's outline cast from the lamp onto what lies under the hand (world 3D)."""
-    ground = board.surface_height(hand.x, hand.y, orientation.shape)
+    hand = shapes.hand
+    ground = board.surface_height(hand.x, hand.y, shapes.orientation.shape)
     outlines = []
-    shapes = [_world(_outline(centres, radii), orientation) for centres, radii, _ in parts(hand)]
-    held = held_outline(hand)
-    if held is not None:
-        shapes.append(_world(np.concatenate(held), orientation))
-    for outline in shapes:
+    held = [] if shapes.held is None else [shapes.held]
+    for outline in [*shapes.outlines, *held]:
         scale = (lamp[2] - ground) / np.maximum(lamp[2] - outline[:, 2], 1.0)
         cast = outline.copy()
         cast[:, 0] = lamp[0] + (outline[:, 0] - lamp[0]) * scale
@@ -546,8 +580,7 @@ def shadow_outlines(
 def draw_hand(
     image: Image,
     camera: Camera,
-    hand: Hand,
-    orientation: board.Orientation,
+    shapes: HandShapes,
     light_direction: FloatArray,
     looks: CheckerSet | None = None,
 ) -> npt.NDArray[np.uint8]:
@@ -559,20 +592,20 @@ def draw_hand(
     wrist, palm and fingers meet without seams and fingers part with a shadowed crease. The
     sleeve gets soft fabric folds. ``looks`` colours a checker the hand holds.
     """
+    hand, orientation, digits = shapes.hand, shapes.orientation, list(shapes.digits)
     height, width = image.shape[:2]
     mask = np.zeros((height, width), np.uint8)
     layer = image.copy()
     _draw_held(layer, mask, camera, hand, orientation, looks)
     hulls = []
-    every, digits = _build(hand)  # built once: the shading and the details reuse the digits
-    for centres, radii, colour in every:
-        outline = camera.project_undistorted(_world(_outline(centres, radii), orientation))
+    for (centres, radii, colour), world in zip(shapes.parts, shapes.outlines, strict=True):
+        outline = camera.project_undistorted(world)
         hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2).astype(np.float64)
         fill(mask, hull, 255)
         # how thick the part stands (pixels): its circles' radius; a hull far wider than
         # that (the back of the hand) is flat on top with rounded sides, not a cylinder
-        depth = max(float(camera.position[2]) - float(centres[:, 2].mean()), 1.0)
-        hulls.append((hull, float(radii.max()) * camera.focal / depth, colour))
+        thickness = float(radii.max()) * _px_per_mm(camera, float(centres[:, 2].mean()))
+        hulls.append((hull, thickness, colour))
     bx, by, bw, bh = cv2.boundingRect(mask)
     if not bw or not bh:
         return mask
@@ -632,7 +665,7 @@ def _smear_shifts(camera: Camera, hand: Hand, orientation: board.Orientation) ->
             [hand.x - forward[0] * hand.motion, hand.y - forward[1] * hand.motion, hand.height],
         ]
     )
-    a, b = camera.project_undistorted(_world(ends, orientation))
+    a, b = camera.project_undistorted(orientation.to_world_array(ends))
     travel = b - a
     length = float(np.hypot(*travel))
     if length < 1.5:
@@ -783,9 +816,9 @@ def _joints(
     bumps = np.zeros(small, np.float32)
     flush = np.zeros(small, np.float32)
     shift = np.array(offset, np.float64)
-    px_per_mm = camera.focal / max(float(camera.position[2]) - hand.height, 1.0) / scale
+    px_per_mm = _px_per_mm(camera, hand.height) / scale
     for centres, radii, _ in digits:
-        points = (camera.project_undistorted(_world(centres, orientation)) - shift) / scale
+        points = (camera.project_undistorted(orientation.to_world_array(centres)) - shift) / scale
         last = len(radii) - 1
         for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
             size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
@@ -803,8 +836,8 @@ def _joints(
         starts = middle + (bases - middle) * 0.35
         starts[:, :2] -= forward * 62.0
         starts[:, 2] += 8.0
-        ends = (camera.project_undistorted(_world(bases, orientation)) - shift) / scale
-        begins = (camera.project_undistorted(_world(starts, orientation)) - shift) / scale
+        ends = (camera.project_undistorted(orientation.to_world_array(bases)) - shift) / scale
+        begins = (camera.project_undistorted(orientation.to_world_array(starts)) - shift) / scale
         width = max(1, round(2.5 * px_per_mm))
         for a, b in zip(begins, ends, strict=True):
             ridge = 1.6 * px_per_mm
@@ -874,16 +907,15 @@ def _fabric_folds(
 ) -> npt.NDArray[np.float32]:
     """Soft folds across a sleeve (bands across the arm, bent by noise) and a fine weave, on a
     grid ``scale`` times coarser than the image from ``offset``."""
-    start = _world(
-        np.array([[hand.from_x, hand.from_y, hand.height], [hand.x, hand.y, hand.height]]),
-        orientation,
+    start = orientation.to_world_array(
+        np.array([[hand.from_x, hand.from_y, hand.height], [hand.x, hand.y, hand.height]])
     )
     a, b = camera.project_undistorted(start)
     along = (b - a) / (float(np.hypot(*(b - a))) + 1e-9)
     yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32) * np.float32(scale)
     position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
     noise = _window(rows, cols, hand)
-    period = max(float(camera.focal) / max(float(camera.position[2]), 1.0) * 45.0, 8.0)
+    period = max(_px_per_mm(camera, 0.0) * 45.0, 8.0)
     folds = np.sin(position / period * 2 * math.pi + noise * 1.2)
     return np.asarray(1.0 + 0.07 * folds * (0.6 + 0.4 * noise) + 0.03 * noise, np.float32)
 
@@ -897,7 +929,7 @@ def _draw_digit_details(
     height, width = layer.shape[:2]
 
     def lit(point: FloatArray) -> FloatArray:
-        u, v = camera.project_undistorted(_world(point[None, :], orientation))[0]
+        u, v = camera.project_undistorted(orientation.to_world_array(point[None, :]))[0]
         col = min(max(round(float(u)), 0), width - 1)
         row = min(max(round(float(v)), 0), height - 1)
         return np.asarray(layer[row, col], np.float64)
@@ -921,7 +953,7 @@ def _draw_digit_details(
                     ]
                 )
                 arc[:, 2] += radius * 0.92
-                pts = camera.project_undistorted(_world(arc, orientation))
+                pts = camera.project_undistorted(orientation.to_world_array(arc))
                 cv2.polylines(
                     layer, [np.round(pts * 16).astype(np.int32)], False, colour, 1, cv2.LINE_AA, 4
                 )
@@ -944,18 +976,18 @@ def _draw_digit_details(
             + np.outer(np.cos(angles), axis) * length * 0.5
             + np.outer(np.sin(angles), across) * radius * 0.72
         )
-        outline = camera.project_undistorted(_world(plate, orientation))
+        outline = camera.project_undistorted(orientation.to_world_array(plate))
         fill(layer, outline, tuple(np.minimum(skin * 0.86, 255)))
         inner = middle + (plate - middle) * 0.84
         nail = np.minimum(skin * np.array([1.0, 1.02, 1.05]) + np.array([8, 8, 10]), 255)
-        fill(layer, camera.project_undistorted(_world(inner, orientation)), tuple(nail))
+        fill(layer, camera.project_undistorted(orientation.to_world_array(inner)), tuple(nail))
         edge = inner[np.cos(angles) > 0.7]
         edge = np.concatenate([edge, [middle + axis * length * 0.36]])
         free = np.minimum(nail * 0.82 + 255 * 0.18, 255)
-        fill(layer, camera.project_undistorted(_world(edge, orientation)), tuple(free))
+        fill(layer, camera.project_undistorted(orientation.to_world_array(edge)), tuple(free))
         shine = middle - axis * length * 0.12 + across * radius * 0.2
-        glint = camera.project_undistorted(_world(shine[None, :], orientation))[0]
-        px_per_mm = camera.focal / max(float(camera.position[2]) - float(shine[2]), 1.0)
+        glint = camera.project_undistorted(orientation.to_world_array(shine[None, :]))[0]
+        px_per_mm = _px_per_mm(camera, float(shine[2]))
         cv2.circle(
             layer,
             (round(float(glint[0]) * 16), round(float(glint[1]) * 16)),

@@ -389,11 +389,7 @@ def _draw_case(
     walls.draw_walls(image, camera, orientation, scene.shape, texture, light, frame_colour)
     # the raised frame and bar: the same texture warped at the frame's height, strip by strip
     raised = camera.plane_homography(board.FRAME_HEIGHT) @ to_world
-    for x0, y0, x1, y1 in board.frame_strips(scene.shape):
-        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], dtype=np.float64)
-        strip = np.column_stack(
-            [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
-        )
+    for strip in board.frame_tops(orientation, scene.shape):
         pts = camera.project_undistorted(strip)
         box = pixel_box(pts, size)
         if box is None:
@@ -621,17 +617,18 @@ def render(scene: Scene) -> Frame:
     if hand is not None:
         # the lamp's shadow, sharper the lower the hand, and under the hand the softer dusk
         # of the light from the room it keeps off the board
-        shadows = occluders.shadow_outlines(hand, orientation, light.lamp)
+        shapes = occluders.shape_hand(hand, orientation)
+        shadows = occluders.shadow_outlines(shapes, light.lamp)
         reach = abs(hand.height)
         coverage = lighting.shadow_map(camera, shadows, light.shadow_blur_mm * 0.4 + reach * 0.08)
         above = np.array([*orientation.to_world(hand.x, hand.y), 1e6])
-        under = occluders.shadow_outlines(hand, orientation, above)
+        under = occluders.shadow_outlines(shapes, above)
         dusk = lighting.shadow_map(camera, under, 8.0 + reach * 0.3)
         lighting.darken(
             image, camera, [(coverage, light.shadow_strength), (dusk, occluders.DUSK_STRENGTH)]
         )
         hand_direction = light.direction_at(hand.x, hand.y, hand.height)
-        hand_mask = occluders.draw_hand(image, camera, hand, orientation, hand_direction, looks)
+        hand_mask = occluders.draw_hand(image, camera, shapes, hand_direction, looks)
     image = lighting.finish(image, light, camera, rng, scene.jpeg_quality, scene.noise)
     if camera.distorted and hand_mask is not None:
         fixed, fraction = camera.fast_distortion_maps()

@@ -41,19 +41,23 @@ CONTACT_MM = 5.0
 CONTACT_STRENGTH = 0.12
 
 
-def _world_normal(normal: tuple[float, float], orientation: Orientation) -> FloatArray:
-    wn = np.array(normal, np.float64)
-    if orientation.flip_x:
-        wn[0] = -wn[0]
-    if orientation.flip_y:
-        wn[1] = -wn[1]
-    return wn
+Wall = tuple[FloatArray, FloatArray]
+"""An inner wall in the world: its quad (foot a, foot b, top b, top a; x, y, height mm) and
+the horizontal direction (x, y) its face looks, into its hole."""
 
 
-def _to_world(quad: FloatArray, orientation: Orientation) -> FloatArray:
-    world = quad.copy()
-    world[:, :2] = orientation.to_world_array(quad[:, :2])
-    return world
+def _walls_in_world(orientation: Orientation, shape: BoardShape) -> list[Wall]:
+    """Every inner wall of the case as it stands in the world."""
+    return [
+        (orientation.to_world_array(quad), orientation.to_world_direction(np.array(normal)))
+        for quad, normal in board.walls(shape)
+    ]
+
+
+def _faces_camera(wall: Wall, camera_at: FloatArray) -> bool:
+    """Whether the camera (world position) sees the wall's face rather than its back."""
+    quad, normal = wall
+    return float(np.dot(normal, camera_at[:2] - quad.mean(axis=0)[:2])) > 0
 
 
 def draw_walls(
@@ -71,12 +75,11 @@ def draw_walls(
     cam = camera.position
     size = camera.size
     to_texture = np.linalg.inv(board.texture_to_canonical())
-    for quad, normal in board.walls(shape):
-        world = _to_world(quad, orientation)
-        wn = _world_normal(normal, orientation)
-        middle = world.mean(axis=0)
-        if float(np.dot(wn, cam[:2] - middle[:2])) <= 0:
+    for wall in _walls_in_world(orientation, shape):
+        if not _faces_camera(wall, cam):
             continue
+        world, wn = wall
+        middle = world.mean(axis=0)
         pts = camera.project_undistorted(world)
         box = pixel_box(pts, size)
         if box is None:
@@ -90,12 +93,12 @@ def draw_walls(
             continue
         # the strip of frame top along the wall's edge, folded down over the wall: rows from
         # the top edge (row 0) to the foot
-        length = float(np.hypot(*(quad[1, :2] - quad[0, :2])))
+        length = float(np.hypot(*(world[1, :2] - world[0, :2])))
         cols = max(round(length * STRIP_PX_PER_MM), 2)
         rows = max(round(board.FRAME_HEIGHT * STRIP_PX_PER_MM), 2)
-        n = np.array(normal, np.float64)
-        a, b = quad[0, :2], quad[1, :2]
-        behind_a, behind_b = a - n * board.FRAME_HEIGHT, b - n * board.FRAME_HEIGHT
+        # (the texture is painted in the world's layout: the strip lies behind the world edge)
+        a, b = world[0, :2], world[1, :2]
+        behind_a, behind_b = a - wn * board.FRAME_HEIGHT, b - wn * board.FRAME_HEIGHT
         source = np.array([a, b, behind_b, behind_a], np.float64)
         source_px = (np.column_stack([source, np.ones(4)]) @ to_texture.T)[:, :2]
         strip_corners = np.array([(0, 0), (cols, 0), (cols, rows), (0, rows)], np.float32)
@@ -146,9 +149,8 @@ def frame_shadow(
     corner where a wall meets the field; both kept off the frame and the walls themselves."""
     cast_outlines: list[FloatArray] = []
     corner_outlines: list[FloatArray] = []
-    for quad, normal in board.walls(shape):
-        world = _to_world(quad, orientation)
-        wn = _world_normal(normal, orientation)
+    case_walls = _walls_in_world(orientation, shape)
+    for world, wn in case_walls:
         foot = world[:2]
         inward = np.array([wn[0], wn[1], 0.0]) * CONTACT_MM
         corner_outlines.append(np.concatenate([foot, foot + inward]))
@@ -160,7 +162,7 @@ def frame_shadow(
         cast_outlines.append(np.concatenate([foot, cast]))
     cast_cover = lighting.shadow_map(camera, cast_outlines, light.shadow_blur_mm * 0.5)
     corner = lighting.shadow_map(camera, corner_outlines, CONTACT_MM)
-    solid = _solid_mask(camera, orientation, shape, cast_cover.shape)
+    solid = _solid_mask(camera, board.frame_tops(orientation, shape), case_walls, cast_cover.shape)
     keep = 1.0 - solid
     return (
         np.asarray(cast_cover * keep, np.float32),
@@ -169,22 +171,17 @@ def frame_shadow(
 
 
 def _solid_mask(
-    camera: Camera, orientation: Orientation, shape: BoardShape, small: tuple[int, ...]
+    camera: Camera,
+    frame_tops: list[FloatArray],
+    case_walls: list[Wall],
+    small: tuple[int, ...],
 ) -> npt.NDArray[np.float32]:
     """Where the frame's top and its walls are seen (1), at the shadow maps' resolution."""
     mask: npt.NDArray[Any] = np.zeros(small, np.uint8)  # bytes: OpenCV antialiases only those
     scale = lighting.SHADOW_SCALE
-    for x0, y0, x1, y1 in board.frame_strips(shape):
-        corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)], np.float64)
-        strip = np.column_stack(
-            [orientation.to_world_array(corners), np.full(4, board.FRAME_HEIGHT)]
-        )
-        fill(mask, camera.project_undistorted(strip) / scale, 255)
-    cam = camera.position
-    for quad, normal in board.walls(shape):
-        world = _to_world(quad, orientation)
-        wn = _world_normal(normal, orientation)
-        if float(np.dot(wn, cam[:2] - world.mean(axis=0)[:2])) <= 0:
-            continue
-        fill(mask, camera.project_undistorted(world) / scale, 255)
+    for top in frame_tops:
+        fill(mask, camera.project_undistorted(top) / scale, 255)
+    for wall in case_walls:
+        if _faces_camera(wall, camera.position):
+            fill(mask, camera.project_undistorted(wall[0]) / scale, 255)
     return np.asarray(mask, np.float32) / np.float32(255)

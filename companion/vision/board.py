@@ -216,23 +216,21 @@ def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatA
     bare: list[FloatArray] = []
     frame: list[FloatArray] = []
     low, high = strips.edge, g.PLAY_HEIGHT - strips.edge
-    for start, half in ((strips.frame, left), (g.PLAY_WIDTH - right + strips.bar, right)):
-        width = (half - strips.frame - strips.bar) / 6
-        for index in range(6):
-            middle = start + (index + 0.5) * width
-            for base_y, tip_y in ((low, low + length), (high, high - length)):
-                across = np.linspace(middle - 0.4 * width, middle + 0.4 * width, 10)
-                edges.append(np.column_stack([across, np.full(10, base_y)]))
-                if strips.edge and rims:
-                    # where the strip meets the frame
-                    outer = 0.0 if base_y == low else g.PLAY_HEIGHT
-                    edges.append(np.column_stack([across, np.full(10, outer)]))
-                for side in (-1.0, 1.0):
-                    corner = middle + side * width / 2
-                    for t, out in ((along_side, edges), (past_tip, bare), (past_base, frame)):
-                        xs = corner + (middle - corner) * t
-                        ys = base_y + (tip_y - base_y) * t
-                        out.append(np.column_stack([xs, ys]))
+    middles, widths = _point_middles(model)
+    for middle, width in zip(middles.tolist(), widths.tolist(), strict=True):
+        for base_y, tip_y in ((low, low + length), (high, high - length)):
+            across = np.linspace(middle - 0.4 * width, middle + 0.4 * width, 10)
+            edges.append(np.column_stack([across, np.full(10, base_y)]))
+            if strips.edge and rims:
+                # where the strip meets the frame
+                outer = 0.0 if base_y == low else g.PLAY_HEIGHT
+                edges.append(np.column_stack([across, np.full(10, outer)]))
+            for side in (-1.0, 1.0):
+                corner = middle + side * width / 2
+                for t, out in ((along_side, edges), (past_tip, bare), (past_base, frame)):
+                    xs = corner + (middle - corner) * t
+                    ys = base_y + (tip_y - base_y) * t
+                    out.append(np.column_stack([xs, ys]))
     # the bar's edges and the playing area's ends (where the frame or the tray begins), in
     # quarters: they fix where the points start, which the points' regular pattern cannot
     for x in (0.0, left, g.PLAY_WIDTH - right, g.PLAY_WIDTH):
@@ -240,6 +238,17 @@ def _point_features(model: Model, rims: bool = True) -> tuple[FloatArray, FloatA
             ys = np.linspace(quarter + 0.1, quarter + 0.9, 10) * g.PLAY_HEIGHT / 4
             edges.append(np.column_stack([np.full(10, x), ys]))
     return np.array(edges), np.array(bare + frame if model.bare_frame else bare)
+
+
+def _point_middles(model: Model) -> tuple[FloatArray, FloatArray]:
+    """Where the middle of each point of a row lies along the rows (canonical millimetres,
+    the left half's six first, from the left), and each point's width: shapes (12,), (12,).
+    The points of a half share its width less its strips of field evenly."""
+    strips = model.strips
+    left, right = _halves(model.shape)
+    widths = np.repeat([(half - strips.frame - strips.bar) / 6 for half in (left, right)], 6)
+    starts = np.repeat([strips.frame, g.PLAY_WIDTH - right + strips.bar], 6)
+    return starts + (np.tile(np.arange(6), 2) + 0.5) * widths, widths
 
 
 BARE_WEIGHT = 0.5
@@ -407,12 +416,8 @@ def _shape_scores(
         ]
     )
     features = base[None] + np.tensordot(deltas, moves, axes=1)  # (K, F, 10, 2)
-    projected = _project(_homographies(quad[None])[0], features)
-    height, width = gradient.shape
-    xs = np.clip(np.round(projected[..., 0]), 0, width - 1).astype(np.intp)
-    ys = np.clip(np.round(projected[..., 1]), 0, height - 1).astype(np.intp)
-    strengths = np.median(gradient[ys, xs], axis=-1)  # (K, F)
-    return np.asarray(strengths @ _arrays(key).weights, dtype=np.float64)
+    strengths = _sample(gradient, quad[None], features.reshape(-1, *base.shape[1:]))
+    return np.asarray(strengths.reshape(len(shapes), -1) @ _arrays(key).weights)
 
 
 ALONG_REACH = 15.0
@@ -426,15 +431,16 @@ ALONG_STEPS = (2.0, 0.5)
 
 def _half_scores(
     gradient: Gradient,
-    to_image: FloatArray,
+    quad: FloatArray,
     model: Model,
     right_half: bool,
     ends: FloatArray,
     widths: FloatArray,
 ) -> FloatArray:
     """How well one half's points (with its end and the bar's edge) line up with each end's
-    place (canonical millimetres on the guess's plane, where the half's end lies) and each
-    width of the half: (len(ends), len(widths)), the half's share of :func:`triangle_score`."""
+    place (canonical millimetres on the plane of the guess ``quad``, where the half's end
+    lies) and each width of the half: (len(ends), len(widths)), the half's share of
+    :func:`triangle_score`."""
     key = model._replace(shape=SHAPES[0])
     base, moves = _shape_basis(key)
     weights = _arrays(key).weights
@@ -447,12 +453,8 @@ def _half_scores(
     features = features[None] + (widths - width0)[:, None, None, None] * move[part][None]
     placed = np.repeat(features[None], len(ends), axis=0)  # (E, W, F, 10, 2)
     placed[..., 0] += (ends - end0)[:, None, None, None]
-    projected = _project(to_image, placed)
-    height, width = gradient.shape
-    xs = np.clip(np.round(projected[..., 0]), 0, width - 1).astype(np.intp)
-    ys = np.clip(np.round(projected[..., 1]), 0, height - 1).astype(np.intp)
-    strengths = np.median(gradient[ys, xs], axis=-1)  # (E, W, F)
-    return np.asarray(strengths @ weights[part], dtype=np.float64)
+    strengths = _sample(gradient, quad[None], placed.reshape(-1, *base.shape[1:]))
+    return np.asarray(strengths.reshape(*placed.shape[:3]) @ weights[part])
 
 
 def fit_along(gradient: Gradient, quad: FloatArray, model: int | Model) -> tuple[Model, FloatArray]:
@@ -475,7 +477,7 @@ def fit_along(gradient: Gradient, quad: FloatArray, model: int | Model) -> tuple
         ends = end + np.arange(-ALONG_REACH, ALONG_REACH + 1e-9, ALONG_STEPS[0])
         widths = np.arange(ALONG_HALVES[0], ALONG_HALVES[1] + 1e-9, ALONG_STEPS[0])
         for nudge in (*ALONG_STEPS[1:], 0.0):
-            scores = _half_scores(gradient, to_image, model, right_half, ends, widths)
+            scores = _half_scores(gradient, quad, model, right_half, ends, widths)
             pick_end, pick_width = np.unravel_index(int(np.argmax(scores)), scores.shape)
             end, half = float(ends[pick_end]), float(widths[pick_width])
             if nudge:
@@ -1224,7 +1226,9 @@ def find_board(image: Image) -> FoundBoard:
     frame = _prepare(image)
     ranked = _rank(frame, frame.candidates, FIRST_LOOK)
     rows = _rows(frame, ranked, FIRST_LOOK.row_pairs)
-    first = _look(frame, FIRST_LOOK, _slid(frame, FIRST_LOOK, rows))
+    # kept for the look with the board's own shape, which fits the same candidates
+    fitted = _fitted(frame, FIRST_LOOK, _slid(frame, FIRST_LOOK, rows))
+    first = _look(frame, FIRST_LOOK, fitted)
     if first is None:
         raise BoardNotFound(
             "no board found: no four straight edges in the frame could bound a playing area. "
@@ -1232,7 +1236,9 @@ def find_board(image: Image) -> FoundBoard:
         )
     if STRIPS_LOOK.row_pairs != FIRST_LOOK.row_pairs:
         rows = _rows(frame, ranked, STRIPS_LOOK.row_pairs)
-    stripped = _look(frame, STRIPS_LOOK, _slid(frame, STRIPS_LOOK, rows))
+    stripped = _look(
+        frame, STRIPS_LOOK, _fitted(frame, STRIPS_LOOK, _slid(frame, STRIPS_LOOK, rows))
+    )
     proven = [first] if _proven(first, frame.texture) else []
     if (
         stripped is not None
@@ -1249,7 +1255,7 @@ def find_board(image: Image) -> FoundBoard:
         guess = _second_look(frame, ranked)
         if guess is None:
             # a board of other proportions than the looks', which none of them proves
-            shaped = _look(frame, SHAPES_LOOK, _slid(frame, SHAPES_LOOK, rows))
+            shaped = _look(frame, SHAPES_LOOK, fitted)
             if shaped is not None and _proven(shaped, frame.texture):
                 guess = shaped
     if guess is not None:
@@ -1280,18 +1286,14 @@ wall seen from a tilted camera pulls it), on boards of other proportions mostly 
 
 
 def _own_shape(frame: _Frame, guess: _Guess) -> _Guess:
-    """A proven board with its own shape fitted (:func:`_fit_board`, without trying its
+    """A proven board with its own shape fitted (:func:`_shape_fitted`, without trying its
     neighbours): its corners land on the board's outline where the look's shapes put them a
     few pixels off. Kept when it proves itself too and no corner moved further than
     :data:`OWN_SHAPE_REACH`."""
     if guess.strips != g.NO_MARGINS:
         return guess
     gradient, factor = frame.gradient, frame.factor
-    quad = guess.corners * factor
-    model = fit_shape(gradient, quad, Model(guess.shape, False))
-    model, fitted = fit_along(gradient, quad, model)
-    fitted = refine(gradient, fitted, model, 0.0, FINE_STEPS, sides=True)[1]
-    model = fit_shape(gradient, fitted, model)
+    model, fitted = _shape_fitted(gradient, guess.corners * factor, Model(guess.shape, False), 0.0)
     polished = refine(frame.full, fitted / factor, model, 0.0, FINE_STEPS)[1]
     # where the corners moved, on the board's plane as the proven guess had it
     to_plane = np.linalg.inv(_homographies(guess.corners[None])[0])
@@ -1318,7 +1320,7 @@ def _second_look(frame: _Frame, ranked: FloatArray) -> _Guess | None:
     ranked = _rank(frame, ranked, SECOND_LOOKS[0])
     # the looks differ only across the rows: their rows and ends along them are the same
     slid = _slid(frame, SECOND_LOOKS[0], _rows(frame, ranked, SECOND_LOOKS[0].row_pairs))
-    guesses = [_look(frame, look, slid) for look in SECOND_LOOKS]
+    guesses = [_look(frame, look, _fitted(frame, look, slid)) for look in SECOND_LOOKS]
     proven = [guess for guess in guesses if guess is not None and _proven(guess, frame.texture)]
     if not proven:
         return None
@@ -1480,14 +1482,17 @@ def _slid(frame: _Frame, look: Look, rows: list[FloatArray]) -> list[FloatArray]
     return [slide(frame.tolerant, quad, look.models[0]) for quad in rows]
 
 
-def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
-    """The best guess of one look (step 3 of the module's docstring) from its slid candidates
-    (:func:`_slid`), or None when none could be a playing area."""
-    tolerant, gradient, factor = frame.tolerant, frame.gradient, frame.factor
+def _fitted(
+    frame: _Frame, look: Look, slid: list[FloatArray]
+) -> list[tuple[float, int, FloatArray]]:
+    """A look's slid candidates (:func:`_slid`) and the frame's outline guesses, the most
+    promising fitted on the model each fits best (step 3 of the module's docstring): (score,
+    index into :data:`MODELS`, corners), the best first. It depends only on the look's models
+    and step across, so looks that share them share it (:data:`SHAPES_LOOK`)."""
     if look.across:
-        slid = [slide_across(tolerant, quad, look.models[0], look.across) for quad in slid]
+        slid = [slide_across(frame.tolerant, quad, look.models[0], look.across) for quad in slid]
     candidates = np.array(slid + frame.outline)
-    area_min = LEAST_AREA * gradient.shape[0] * gradient.shape[1]
+    gradient = frame.gradient
     fitted: list[tuple[float, int, FloatArray]] = []
     if len(candidates):
         fits = np.array([_scores(frame.blurred, candidates, model) for model in look.models])
@@ -1497,12 +1502,25 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
             chosen = order[best_models[order] == position]
             if len(chosen):
                 scores, refined = refine_many(
-                    gradient, candidates[chosen], model, area_min, FINE_STEPS
+                    gradient, candidates[chosen], model, _area_min(gradient), FINE_STEPS
                 )
                 fitted.extend(zip(scores.tolist(), [model] * len(chosen), refined, strict=True))
+    fitted.sort(key=lambda entry: -entry[0])
+    return fitted
+
+
+def _area_min(gradient: Gradient) -> float:
+    """The least area (working pixels) a playing area may take (:data:`LEAST_AREA`)."""
+    return float(LEAST_AREA * gradient.shape[0] * gradient.shape[1])
+
+
+def _look(frame: _Frame, look: Look, fitted: list[tuple[float, int, FloatArray]]) -> _Guess | None:
+    """The best guess of one look from its fitted candidates (:func:`_fitted`), or None when
+    none could be a playing area."""
     if not fitted:
         return None
-    fitted.sort(key=lambda entry: -entry[0])
+    gradient, factor = frame.gradient, frame.factor
+    area_min = _area_min(gradient)
     shaped = (
         [_fit_board(gradient, quad, index, area_min) for _, index, quad in fitted[:FINALISTS]]
         if look.shapes
@@ -1511,12 +1529,9 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
     shaped.sort(key=lambda entry: -entry[0])
     if not look.shapes:
         score, best, quad = shaped[0]
-        # the points' pattern repeats: a board off by a whole point at either end lines up
-        # nearly as well, and a frame's edges run beside the rows' edges, so the neighbours
-        # are tried too, and the bar, the ends and the points' bases and tips decide
-        scores, trials = refine_many(gradient, _neighbours(quad, best), best, area_min, FINE_STEPS)
-        if scores.max() > score:
-            shaped.insert(0, (float(scores.max()), best, trials[int(np.argmax(scores))]))
+        neighbour = _best_neighbour(gradient, quad, best, area_min, score)
+        if neighbour is not None:
+            shaped.insert(0, (neighbour[0], best, neighbour[1]))
     # the last, finest fit on the frame itself: the best few are fitted there, as a corner the
     # points cannot pin at the working size may be pinned now
     final: tuple[float, Model, FloatArray] | None = None
@@ -1541,23 +1556,44 @@ def _look(frame: _Frame, look: Look, slid: list[FloatArray]) -> _Guess | None:
 def _fit_board(
     gradient: Gradient, quad: FloatArray, index: int, area_min: float
 ) -> tuple[float, Model, FloatArray]:
-    """A finalist with the board's own shape fitted (:func:`fit_shape`), its ends and bar
-    found along the rows with it (:func:`fit_along`) and its corners fitted again, then its
-    neighbours tried: (score, model, corners)."""
-    model = fit_shape(gradient, quad, index)
-    model, quad = fit_along(gradient, quad, model)
-    quad = refine(gradient, quad, model, area_min, FINE_STEPS, sides=True)[1]
-    model = fit_shape(gradient, quad, model)
+    """A finalist with the board's own shape fitted (:func:`_shape_fitted`), then its
+    neighbours tried (:func:`_best_neighbour`): (score, model, corners)."""
+    model, quad = _shape_fitted(gradient, quad, index, area_min)
     score = float(_scores(gradient, quad[None], model)[0])
-    # the points' pattern repeats: a board off by a whole point at either end lines up nearly
-    # as well, and a frame's edges run beside the rows' edges, so the neighbours are tried
-    # too, and the bar, the ends and the points' bases and tips decide
-    scores, trials = refine_many(gradient, _neighbours(quad, model), model, area_min, FINE_STEPS)
-    if scores.max() > score:
-        quad = trials[int(np.argmax(scores))]
+    neighbour = _best_neighbour(gradient, quad, model, area_min, score)
+    if neighbour is not None:
+        quad = neighbour[1]
         model = fit_shape(gradient, quad, model)
         score = float(_scores(gradient, quad[None], model)[0])
     return score, model, quad
+
+
+def _shape_fitted(
+    gradient: Gradient, quad: FloatArray, model: int | Model, area_min: float
+) -> tuple[Model, FloatArray]:
+    """A guess with the board's own shape fitted (:func:`fit_shape`), its ends and bar found
+    along the rows with it (:func:`fit_along`), its corners fitted again (no smaller than
+    ``area_min``) and its shape fitted to them: (model, corners)."""
+    model = fit_shape(gradient, quad, model)
+    model, quad = fit_along(gradient, quad, model)
+    quad = refine(gradient, quad, model, area_min, FINE_STEPS, sides=True)[1]
+    return fit_shape(gradient, quad, model), quad
+
+
+def _best_neighbour(
+    gradient: Gradient, quad: FloatArray, model: int | Model, area_min: float, score: float
+) -> tuple[float, FloatArray] | None:
+    """The best of a guess's neighbours (:func:`_neighbours`), fitted: (score, corners), or
+    None when none lines up better than ``score``.
+
+    The points' pattern repeats: a board off by a whole point at either end lines up nearly
+    as well, and a frame's edges run beside the rows' edges, so the neighbours are tried too,
+    and the bar, the ends and the points' bases and tips decide.
+    """
+    scores, trials = refine_many(gradient, _neighbours(quad, model), model, area_min, FINE_STEPS)
+    if scores.max() > score:
+        return float(scores.max()), trials[int(np.argmax(scores))]
+    return None
 
 
 STRIP_REACH = 18.0
@@ -1587,9 +1623,7 @@ def measure_strips(gradient: Gradient, quad: FloatArray, model: Model) -> tuple[
     strips = model.strips
     left, right = _halves(model.shape)
     offsets = np.arange(0.0, STRIP_REACH + 1e-9, STRIP_STEP)
-    widths = np.repeat([(half - strips.frame - strips.bar) / 6 for half in (left, right)], 6)
-    starts = np.repeat([strips.frame, g.PLAY_WIDTH - right + strips.bar], 6)
-    middles = starts + (np.tile(np.arange(6), 2) + 0.5) * widths
+    middles, widths = _point_middles(model)
     across = middles[:, None] + np.linspace(-0.4, 0.4, 10)[None] * widths[:, None]  # (12, 10)
     quarters = (np.arange(4)[:, None] + np.linspace(0.1, 0.9, 10)[None]) * g.PLAY_HEIGHT / 4
     lines: list[FloatArray] = []
