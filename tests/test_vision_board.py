@@ -20,12 +20,11 @@ from companion.rules.position import Position
 from companion.sim import random_scene, render
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
-from companion.vision.plane import Corners, order_clockwise
+from companion.vision.plane import order_clockwise
 from tests.conftest import PROJECT, shared_path
+from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
 
 OPENING = Position.opening().to_absolute("white")
-SIMULATOR_TOLERANCE_PX = 10.0
-"""The benchmark's "found" on 1280x720 simulator frames."""
 REAL_TOLERANCE_PX = 15.0
 """Real photos are labelled by eye (about 5 px), so they are judged a little more loosely."""
 REAL_BOARDS = PROJECT / "benchmarks" / "real_boards.json"
@@ -34,15 +33,6 @@ KNOWN_WRONG = {
     "data__images__test__template3.jpg": "top row found on the frame's wooden inner edge",
 }
 """Photos on which the finder still reports a wrong board (the failures to work on next)."""
-
-
-def corner_error(found: Corners, truth: Any) -> float:
-    """The largest distance between a found corner and the true one, in pixels."""
-    return float(np.max(np.linalg.norm(np.array(found) - np.array(truth, dtype=float), axis=1)))
-
-
-def truth_corners(frame: Any) -> Corners:
-    return order_clockwise(frame.truth["board_corners_px"])
 
 
 class TestSimulatorFrames:

@@ -18,7 +18,8 @@ from companion.sim import random_scene, render
 from companion.sim.shape import NO_MARGINS, Margins
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
-from tests.test_vision_board import OPENING, SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
+from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
+from tests.test_vision_board import OPENING
 
 
 def _render(seed: int, **scene: Any) -> Any:

@@ -25,6 +25,7 @@ from companion.vision.plane import CANONICAL_LAYOUT, Layout
 from companion.vision.profile import Profile, ProfileError
 from companion.vision.reader import read_frame
 from companion.vision.reading import Counts
+from tests.sim_helpers import sure_points
 from tests.test_vision_honesty import found_die
 
 OPENING = Position.opening().to_absolute("white")
@@ -74,7 +75,7 @@ def test_a_midgame_frame_is_read_through_the_strip(strip_profile: tuple[Profile,
     )
     reading = read_frame(frame.image, profile)
     truth = frame.truth["points"]
-    sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+    sure = sure_points(reading)
     assert len(sure) >= 21
     assert all(reading.points[n] == truth[n] for n in sure), (reading.points, truth)
     assert reading.bar.to_json() == frame.truth["bar"]

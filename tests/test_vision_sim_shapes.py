@@ -15,6 +15,7 @@ from companion.rules import position_id
 from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.sim.shape import BoardShape
 from companion.vision.reader import read_frame
+from tests.sim_helpers import sure_points
 from tests.test_vision_sim import SEED, profile_for
 from tests.test_vision_sim import SETUP as STANDARD_SETUP
 
@@ -40,7 +41,7 @@ def test_a_midgame_frame_is_read_through_them() -> None:
     frame = render(scene)
     reading = read_frame(frame.image, profile)
     truth_points = frame.truth["points"]
-    sure = [n for n in range(24) if reading.confidence[f"point {n + 1}"] >= 0.5]
+    sure = sure_points(reading)
     assert len(sure) >= 20
     assert all(reading.points[n] == truth_points[n] for n in sure), (  # type: ignore[index]
         reading.points,
