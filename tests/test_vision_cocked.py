@@ -17,11 +17,14 @@ import numpy as np
 import pytest
 
 from companion import geometry as g
-from companion.sim import DieSpec
+from companion.rules.position import Position
+from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.sim.dice import flat_pose
-from companion.vision import dice, pips
+from companion.vision import dice, pips, reader
+from companion.vision.calibrate import calibrate
 from companion.vision.maps import PlaneMaps
 from companion.vision.plane import VIEW_BOTTOM, VIEW_LEFT, VIEW_RIGHT, VIEW_TOP
+from companion.vision.reader import read_frame
 from companion.vision.reading import DieReading, Reading
 from tests.test_vision_dice import read_dice, seen
 
@@ -261,3 +264,26 @@ class TestSideShownBeyond:
         reading = DieReading(4, True, "home", (0.0, 0.0), 1.0)
         other = dice.FoundDie(reading, (x + 17.0, y), g.DIE_SIZE, (x + 17.0, y), 1.0, (x, y))
         assert self.evidence((x, y), (12.0, 8.0, 8.0, 8.0), others=(other,)) < 0
+
+
+class TestLeaningOnWhatWasNotSeen:
+    def test_a_die_leaning_on_checkers_read_in_doubt_is_never_let_stand_surely(self) -> None:
+        """A development frame (seed 5411): a 6 cocked 40 degrees against the black checkers
+        on white's 1-point, which the reader doubted. Judged as leaning on nothing, it was
+        settled flat as surely as its face, and the roll was accepted."""
+        opening = Position.opening().to_absolute("white")
+        calibration = render(random_scene(5411, opening))
+        profile = calibrate(calibration.image, corners=calibration.truth["board_corners_px"])
+        position = Checkers(
+            (-4, 0, 0, 0, 0, 0, -2, 2, -2, 0, 0, 2, 0, -4, 0, 0, 0, 0, 5, 2, 0, 0, -3, 4),
+            {"white": 0, "black": 0},
+            {"white": 0, "black": 0},
+        )
+        dice_down = (DieSpec(6, rest="cocked"), DieSpec(2))
+        frame = render(random_scene(5411, position, dice=dice_down, on_roll="white"))
+        cocked = frame.truth["dice"][0]
+        assert cocked["leaning_on"] == "checker" and not cocked["flat"]
+        reading = read_frame(frame.image, profile, "white")
+        die = nearest(reading, cocked)
+        assert not die.flat or die.confidence < reader.CONFIDENCE_THRESHOLD
+        assert not (reading.readable and reading.dice_valid)

@@ -142,6 +142,24 @@ class TestDiceLeaning:
         assert not reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, near])
         assert reader.leans_on_nothing(one, empty_points(), Counts(0, 0), [one, apart])
 
+    def test_a_point_in_doubt_may_hold_a_whole_line_to_lean_on(self) -> None:
+        """Dark checkers on a dark point, read as one in doubt: the die beside where the fifth
+        would lie may lean on it, although no alternative count reaches it."""
+        x, y, _ = g.stack_centres(20, 5)[4]
+        die = found_die(x, y + g.CHECKER_DIAMETER / 2 + 10.0)
+        points = empty_points()
+        points[19] = region(1, 0.2, 0, 2)
+        assert not reader.leans_on_nothing(die, points, Counts(0, 0), [die])
+        # read surely, the point holds one checker, far from the die
+        points[19] = region(1)
+        assert reader.leans_on_nothing(die, points, Counts(0, 0), [die])
+
+    def test_a_point_in_doubt_holds_a_line_or_one_more_than_its_tallest_reading(self) -> None:
+        assert reader.tallest(region(2)) == 2
+        assert reader.tallest(region(2, 1.0, 3)) == 3
+        assert reader.tallest(region(2, 0.2, 3)) == reader.UNSURE_LINE
+        assert reader.tallest(region(-7, 0.2, -8)) == 9
+
     def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
         die = found_die(120.0, g.PLAY_HEIGHT / 2)
         unsure = dice.FoundDie(

@@ -7,11 +7,12 @@ The steps, each in its own module: warp the frame onto the board plane
 checkers (:mod:`~companion.vision.checkers`), then check the whole (fifteen checkers a side).
 Any region below :data:`CONFIDENCE_THRESHOLD` makes the reading unreadable, naming the region.
 
-Doubts the whole settles: a die with nothing within reach to lean on lies flat
-(:func:`settle_free_dice`); one doubtful count may be settled by the total of fifteen
-(:func:`resolve_by_fifteen`). Doubts the whole raises: anything large no checker or die
-explains (a hand), and anything die-sized where fewer than two dice were read (a die missed
-must not turn a roll into "no dice").
+Doubts the whole settles: one doubtful count may be settled by the total of fifteen
+(:func:`resolve_by_fifteen`); then a die with nothing within reach to lean on lies flat
+(:func:`settle_free_dice`), where a point still in doubt may hold a whole line of checkers.
+Doubts the whole raises: anything large no checker or die explains (a hand), and anything
+die-sized where fewer than two dice were read (a die missed must not turn a roll into "no
+dice").
 """
 
 from __future__ import annotations
@@ -457,20 +458,36 @@ def leans_on_nothing(
         for other in others
     ):
         return False
-    # the tallest count each point may hold (its best and its close alternatives): a checker
-    # a die could lean on is never ruled out by a count that is itself in doubt
+    # a checker a die could lean on is never ruled out by a count that is itself in doubt
     centres = [
         centre
         for number, region in enumerate(regions, start=1)
-        for centre in g.stack_centres(
-            number, max(abs(n) for n in (region.count, *region.alternatives))
-        )
+        for centre in g.stack_centres(number, tallest(region))
     ]
     for colour, count in (("white", bar.white), ("black", bar.black)):
         centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
     return all(
         math.hypot(x - cx, y - cy) >= g.CHECKER_DIAMETER / 2 + reach for cx, cy, _ in centres
     )
+
+
+UNSURE_LINE = 6
+"""Checkers a point read unsurely may hold, for a die that may lean on them: as many as fit
+in a line along it."""
+
+
+def tallest(region: checkers.RegionReading, threshold: float = CONFIDENCE_THRESHOLD) -> int:
+    """The most checkers a point may hold, for a die that may lean on them: its count and its
+    close alternatives, or, read below ``threshold``, at least a whole line.
+
+    Where the reader doubts a point (dark checkers on a dark point, in dim light) its
+    alternatives can all fall short: a cocked die leaning on the checker it did not see was
+    then settled flat as surely as its face, and its roll accepted.
+    """
+    most = max(abs(n) for n in (region.count, *region.alternatives))
+    if region.confidence < threshold:
+        most = max(most + 1, UNSURE_LINE)
+    return most
 
 
 def settle_free_dice(
@@ -643,7 +660,6 @@ def read_frame(
             among_borne_off(die, colour, count, smear[colour]) for colour, count in borne_off
         )
     ]
-    found_dice = settle_free_dice(found_dice, regions, bar, profile.layout.edge)
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         white_tray, black_tray = len(regions), len(regions) + 1
@@ -653,6 +669,8 @@ def read_frame(
         regions = settled[:white_tray]
         off_white = replace(settled[white_tray], count=abs(settled[white_tray].count))
         off_black = replace(settled[black_tray], count=abs(settled[black_tray].count))
+    # after the total of fifteen: a count it settled is no doubt the die may lean on
+    found_dice = settle_free_dice(found_dice, regions, bar, profile.layout.edge)
     off = Counts(off_white.count, off_black.count)
     for name in unexplained(maps, regions, bar, found_dice):
         if name not in hidden:
