@@ -14,10 +14,13 @@ Stages are the reader's steps as ``companion.vision.reader`` names them (each ti
 it is called, nested ones included in their callers: the per-profile steps are timed on the
 reads that make them). A stage the reader no longer has is left out.
 
-Measured (2 cores, the 40 frames of /tmp/devset4.pkl that /tmp/prof.py reads, each with its
-own profile; median CPU ms, best of 3; cold / warm): committed code 68.9 / 44.5; with maps.py
-working in place 58.8 / 42.9 (plane maps 11.4 -> 9.5 ms; per profile, camouflage 6.3 -> 2.8
-and visibility 7.0 -> 3.6); readings identical on 133 frames and profiles.
+Measured (2 cores, this script's 20 setups, median CPU ms, best of 2 each, run in turn on
+copies of one tree; cold / warm): committed code 60.4 / 44.8; with the foreground's quotient
+and the dice spots' peak test in a pass fewer each, the pip grid's turns proposed in one array,
+and each mm's rim taken only from the ring centres that cover it: 58.7 / 43.4 (dice 15.4 ->
+14.6, point evidence 4.4 -> 3.8); readings identical on 133 frames and profiles. Where the warm
+read's time goes: dice 14.6 (spots about 4.7, reading about two candidates 7, how each rests
+1.3), plane maps 8.8, point evidence and points 7.1, warp and L*a*b* 4.5, board motion 3.4.
 """
 
 from __future__ import annotations

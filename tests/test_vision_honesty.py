@@ -170,6 +170,28 @@ class TestDiceLeaning:
         assert settled[0].reading.flat and settled[0].reading.confidence == 0.9
 
 
+class TestWhereADieMayRest:
+    """A die cannot lie flat where two checkers of a stack touch (the gap between them looks
+    like a pip); only a count read surely says where they touch."""
+
+    @staticmethod
+    def at_the_seam(number: int, count: int) -> dice.FoundDie:
+        (x, y0, _), (_, y1, _) = g.stack_centres(number, count)[count - 2 : count]
+        return found_die(x, (y0 + y1) / 2)
+
+    def test_a_die_where_two_checkers_of_a_sure_stack_touch_is_their_seam(self) -> None:
+        points = empty_points()
+        points[3] = region(3)
+        assert not reader.could_rest_there(self.at_the_seam(4, 3), points)
+
+    def test_a_die_clear_of_the_checkers_or_on_one_s_middle_may_rest(self) -> None:
+        points = empty_points()
+        points[3] = region(3)
+        x, y, _ = g.stack_centres(4, 3)[2]
+        assert reader.could_rest_there(found_die(x, y), points)
+        assert reader.could_rest_there(found_die(120.0, g.PLAY_HEIGHT / 2), points)
+
+
 class TestBorneOff:
     """The tops of checkers borne off, standing on edge in a tray, are no die."""
 

@@ -369,7 +369,7 @@ def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> Float
     """How surely a checker's rim shows round every mm of every point's axis: (24, 220).
 
     ``contrast`` scales what counts as a plain rim with the light (:func:`rim_contrast`)."""
-    rows, _cols, cover = _ring_indices(scale, edges.shape[:2])
+    rows, _cols, _cover = _ring_indices(scale, edges.shape[:2])
     tables = _ring_maps(scale, edges.shape[:2])
     ring = np.median(gather(edges, tables).reshape(rows.shape).max(axis=1), axis=2)
     # a checker's rim shows on rings a step or two off its centre as well; a ring strong at
@@ -378,8 +378,28 @@ def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> Float
     ring = np.median(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)
     strong = RING_STRONG * contrast
     presence = np.clip((ring - strong * 0.35) / (strong * 0.65), 0.0, 1.0)
-    covers: FloatArray = np.max(presence[:, :, None] * cover[None, :, :], axis=1)
+    # each mm takes the strongest ring among the centres whose checker would cover it (at
+    # most a checker's length of them, not every centre: the others' products are 0)
+    index, weight = _covering_centres(scale, edges.shape[:2])
+    covers: FloatArray = np.max(presence[:, index] * weight[None], axis=2)
     return covers
+
+
+@lru_cache(maxsize=8)
+def _covering_centres(
+    scale: float, shape: tuple[int, int]
+) -> tuple[npt.NDArray[np.intp], FloatArray]:
+    """For every mm along an axis, the ring centres whose checker covers it and how much
+    (:func:`_ring_indices`' coverage), padded with weight 0: (mm, most centres per mm)."""
+    cover = _ring_indices(scale, shape)[2]
+    columns = [np.flatnonzero(cover[:, mm]) for mm in range(cover.shape[1])]
+    width = max(1, max(len(c) for c in columns))
+    index = np.zeros((cover.shape[1], width), np.intp)
+    weight = np.zeros((cover.shape[1], width))
+    for mm, centres in enumerate(columns):
+        index[mm, : len(centres)] = centres
+        weight[mm, : len(centres)] = cover[centres, mm]
+    return index, weight
 
 
 def camouflage_profiles(camouflage: FloatImage, scale: float) -> FloatArray:

@@ -200,6 +200,10 @@ class FoundDie:
     something this lies nearer to it than a flat die's foot could."""
 
 
+_ABOVE_SPOT_LEVEL = float(np.nextafter(np.float32(SPOT_LEVEL), np.float32(np.inf)))
+"""The least float32 above :data:`SPOT_LEVEL`: ``x > SPOT_LEVEL`` as ``x >= this``."""
+
+
 def _board_box(plane_to_image: Matrix, width: int, height: int) -> tuple[int, int, int, int]:
     corners = np.array(
         [
@@ -244,8 +248,10 @@ def _spots(image: Image, heights: CameraHeights, image_to_plane: Matrix) -> npt.
     cv2.subtract(blob, cv2.multiply(dxy, dxy, dst=work[0], scale=sigma**4), dst=blob)
     size = max(3, round(sigma * 3) | 1)
     grown = cv2.dilate(blob, np.ones((size, size), np.uint8), dst=work[1])
-    strong = cv2.compare(blob, SPOT_LEVEL, cv2.CMP_GT)  # type: ignore[call-overload]
-    peaks = cv2.bitwise_and(cv2.compare(blob, grown, cv2.CMP_GE), strong, dst=strong)
+    # a peak is the greatest round it and above the level: at least the greater of both (the
+    # least float32 above the level, so that "above" stays strict), in two passes, not three
+    cv2.max(grown, _ABOVE_SPOT_LEVEL, dst=grown)  # type: ignore[call-overload]
+    peaks = cv2.compare(blob, grown, cv2.CMP_GE)
     found = cv2.findNonZero(peaks)
     if found is None:
         return np.zeros((0, 3))

@@ -288,8 +288,9 @@ def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
     total = np.add(difference, nearest)
     np.maximum(total, np.float32(1.0), out=total)
     relative = np.subtract(difference, nearest)
-    relative /= total
-    relative *= np.float32(2.0)
+    # twice the quotient in one pass, in place: doubling is exact, so 2 a / b rounds as
+    # 2 (a / b) (numpy's two passes gave the same to the last bit)
+    relative = np.asarray(cv2.divide(relative, total, dst=relative, scale=2.0), np.float32)
     relative += np.float32(0.2)
     # a pixel barely different from the empty board counts for little however near a colour
     gate = np.divide(difference, np.float32(FOREGROUND_LOW), out=total)

@@ -371,26 +371,31 @@ def fit_grids(
     # tried, in blocks (one per turn) of one array: each row's pips are judged on its own
     leading = float(strength[close].max())
     tried: list[float] = []
-    blocks: list[tuple[float, int, int]] = []  # (turn, first row, end row)
-    named: list[npt.NDArray[np.float64]] = []
     for turn in turns:
-        if any(min(abs(turn - t), math.pi / 2 - abs(turn - t)) < TURN_APART for t in tried):
-            continue
-        tried.append(turn)
-        c, s = math.cos(turn), math.sin(turn)
-        offsets = np.column_stack([_ACROSS * c - _DOWN * s, _ACROSS * s + _DOWN * c]) * step
-        centres = (xy[close][:, None, :] - offsets[None, :, :]).reshape(-1, 2)
-        centres = centres[np.hypot(centres[:, 0] - near[0], centres[:, 1] - near[1]) <= reach]
-        if len(centres) > 0:
-            first_row = blocks[-1][2] if blocks else 0
-            blocks.append((turn, first_row, first_row + len(centres)))
-            named.append(centres)
-    if not blocks:
+        if not any(min(abs(turn - t), math.pi / 2 - abs(turn - t)) < TURN_APART for t in tried):
+            tried.append(turn)
+    if not tried:
         return []
-    centres = np.concatenate(named)
-    lengths = [end - begin for _turn, begin, end in blocks]
-    c_row = np.repeat([math.cos(turn) for turn, _begin, _end in blocks], lengths)[:, None]
-    s_row = np.repeat([math.sin(turn) for turn, _begin, _end in blocks], lengths)[:, None]
+    # every turn's centres at once, a row per turn (each spot read as each cell, in turn)
+    cosines = np.array([math.cos(turn) for turn in tried])
+    sines = np.array([math.sin(turn) for turn in tried])
+    across = (_ACROSS * cosines[:, None] - _DOWN * sines[:, None]) * step  # (turn, cell)
+    down = (_ACROSS * sines[:, None] + _DOWN * cosines[:, None]) * step
+    named_x = (xy[close, 0][None, :, None] - across[:, None, :]).reshape(len(tried), -1)
+    named_y = (xy[close, 1][None, :, None] - down[:, None, :]).reshape(len(tried), -1)
+    within = np.hypot(named_x - near[0], named_y - near[1]) <= reach
+    lengths = np.count_nonzero(within, axis=1)
+    if not lengths.any():
+        return []
+    centres = np.column_stack([named_x[within], named_y[within]])
+    ends = np.cumsum(lengths).tolist()
+    blocks = [  # (turn, first row, end row) of each turn that names a centre within reach
+        (turn, end - length, end)
+        for turn, length, end in zip(tried, lengths.tolist(), ends, strict=True)
+        if length > 0
+    ]
+    c_row = np.repeat(cosines, lengths)[:, None]
+    s_row = np.repeat(sines, lengths)[:, None]
     rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
     u = (rel[..., 0] * c_row + rel[..., 1] * s_row) / step
     v = (-rel[..., 0] * s_row + rel[..., 1] * c_row) / step
