@@ -428,6 +428,23 @@ class TestEmptyBoardComparison:
         relit = reference_module._relit(sibling, own, reach=190, scale=1.0)
         assert np.allclose(relit, own, atol=0.5)
 
+    def test_a_wall_s_shade_over_the_point_is_its_light(self) -> None:
+        own = np.full((220, 40, 3), (100.0, 128.0, 140.0), np.float32)  # in the wall's shade
+        sibling = own.copy()
+        sibling[..., 0] = 160.0
+        relit = reference_module._relit(sibling, own, reach=60, scale=1.0)
+        assert np.allclose(relit, own, atol=0.5)
+
+    def test_a_pool_of_light_on_the_sibling_s_far_end_is_no_shade(self) -> None:
+        """Lit brighter toward the centre line (a lamp's pool), the sibling's far end makes
+        the point seem in shade; darkened by it, the strip under the checkers would differ
+        from the point's empty look everywhere (a white triangle turned grey)."""
+        own = np.full((220, 40, 3), (150.0, 128.0, 140.0), np.float32)
+        sibling = own.copy()
+        sibling[120:, :, 0] = 230.0
+        relit = reference_module._relit(sibling, own, reach=60, scale=1.0)
+        assert np.allclose(relit[:90], own[:90], atol=0.5)
+
 
 class TestMissedDiceLeftOver:
     """A die whose face matches the board shows only its pips; it must not pass unseen."""

@@ -94,6 +94,15 @@ class TestMeasuring:
         nearly = Layout(outer=(1.0, 241.5), home=(291.0, 531.0))
         assert measure_layout(to_lab(draw_board(nearly)), FIELD_LAB, 1.0) == CANONICAL_LAYOUT
 
+    def test_a_board_a_few_millimetres_off_the_standard_one_is_measured(self) -> None:
+        """Outer points 41 mm wide, the home half 4 mm narrower: read as the canonical board
+        its end points' windows lay 4-6 mm off, and their stacks read a checker long."""
+        off = Layout(outer=(0.0, 246.0), home=(294.0, 530.0))
+        layout = measure_layout(to_lab(draw_board(off, checkers_on=(0, 5, 7))), FIELD_LAB, 1.0)
+        assert layout is not None and not layout.is_canonical
+        measured = np.array([*layout.outer, *layout.home])
+        assert np.abs(measured - [*off.outer, *off.home]).max() < 1.0
+
     def test_a_board_whose_points_do_not_show_is_not_measured(self) -> None:
         plain = to_lab(draw_board(CANONICAL_LAYOUT))
         width, height = view_size(1.0)

@@ -61,6 +61,23 @@ refused them). Where both looks prove a board, the one that lines up better is r
 strips the look starts from are widths seen on the simulator's boards; the widths found are
 measured. How it does on boards it was not tuned on: ``benchmarks/vision.py``.
 
+*Grown to the field.* The strips look rarely proves itself (checkers stacked at the ends
+cover the strips there), so a board with strips is mostly proven by the looks without them,
+which stop where the points do: at their bases and the ends of the rows, a strip's width
+inside the playing area (on 19 of 30 development boards with strips, 10-20 px off). Every board
+proven without strips is therefore grown over the strips of field round it
+(:func:`grow_to_field`): outward from each side, a band of the field's colour that ends where
+a frame of another colour begins. A frame coloured like the field (black on black) never ends
+within reach; a strip past one side only is kept only where the opposite side shows one inside
+it, as a wooden board's frame, coloured like its field and ending at a tray's border, would
+otherwise be taken for strips (two of the real photos).
+
+*Framed.* One frame runs all round a playing area. A board found a point along its rows (a
+board with strips at its ends, the first point hidden under the opening's five checkers, lines
+up as well one point along with its far end on the tray's border) has a tray or a point past
+one end: the colour past each end must be the frame's, as past the rows (:func:`_framed`), or
+the finder says it found no board.
+
 Frames are searched at :data:`WORK_WIDTH` pixels. Corners are reported in the frame's pixels,
 clockwise from the top-left as the image shows them; which corner is white's home is the
 calibration's business (:mod:`companion.vision.calibrate`).
@@ -1259,8 +1276,17 @@ def find_board(image: Image) -> FoundBoard:
             if shaped is not None and _proven(shaped, frame.texture):
                 guess = shaped
     if guess is not None:
+        corners = guess.corners
+        if guess.strips == g.NO_MARGINS:
+            corners = grow_to_field(image, corners, guess.shape)
+        if not _framed(image, corners):
+            raise BoardNotFound(
+                "no board found: the best guess lines up with two rows of points, but "
+                "something other than the frame lies past one of its ends (a tray, or more "
+                f"points), so it may be a point out along its rows. {ADVICE}"
+            )
         return FoundBoard(
-            order_clockwise(guess.corners), guess.score / frame.texture, float(guess.contrasts[0])
+            order_clockwise(corners), guess.score / frame.texture, float(guess.contrasts[0])
         )
     # (a quarter whose points line up worse than nothing shows as 0)
     contrast, worst = (
@@ -1701,3 +1727,171 @@ def _contrasts(gradient: Gradient, quad: FloatArray, model: int | Model) -> Floa
         there = float(strengths[1:, part].sum(axis=1).max())
         contrasts.append(here / max(there, 1e-6))
     return np.array(contrasts)
+
+
+GROW_REACH = 22.0
+"""The widest strip of field (millimetres) :func:`grow_to_field` looks for round a proven
+board: real boards leave 15 at most, and a frame (25 mm) is wider, so a frame of the field's
+own colour (black on black) never ends within reach and is never taken for a strip."""
+GROW_STEP = 0.5
+"""The step (millimetres) it looks outward in."""
+LEAST_GROWTH = 2.5
+"""Narrower strips are left alone: a proven board's edge is a pixel or two off anyway, and a
+frame's shadow lies along it."""
+FIELD_SHARE = 0.5
+"""The share of a line's spots that must show the field's colour for the line to lie on a
+strip of field."""
+FRAME_SHARE = 0.2
+"""The most of the frame just past a strip that may show the field's colour: a strip ends where
+the frame begins, and a colour that goes on is no strip's."""
+PAST_STRIP = (2.0, 7.0)
+"""Where past a strip's end (millimetres) the frame is looked at."""
+EDGE_BLUR = 2.0
+"""How far outside a side (millimetres) a strip may first show: the side's own edge blurs."""
+INSIDE_SHARE = 0.7
+"""How much of a strip found past one side only (as a share of its width) must show inside the
+opposite side for the strip to be kept (:func:`grow_to_field`)."""
+
+
+def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArray:
+    """L*a*b* (lightness halved: light falls unevenly) of the frame's pixels at plane
+    ``points`` (..., 2): only those pixels are converted."""
+    pixels = np.asarray(image, np.uint8)
+    height, width = pixels.shape[:2]
+    spots = _project(to_image, points.reshape(-1, 2))
+    xs = np.clip(np.round(spots[:, 0]), 0, width - 1).astype(np.intp)
+    ys = np.clip(np.round(spots[:, 1]), 0, height - 1).astype(np.intp)
+    lab = cv2.cvtColor(np.ascontiguousarray(pixels[ys, xs][:, None]), cv2.COLOR_BGR2LAB)
+    sampled = lab[:, 0].astype(np.float64)
+    sampled[:, 0] *= 0.5
+    return sampled.reshape(*points.shape[:-1], 3)
+
+
+def _field_shares(
+    image: Image,
+    to_image: FloatArray,
+    field: FloatArray,
+    side: int,
+    offsets: FloatArray,
+    along: FloatArray,
+) -> FloatArray:
+    """For lines parallel to one side of a playing area (0 top, 1 right, 2 bottom, 3 left, as
+    the plane has them), ``offsets`` millimetres out from it (negative: in), the share of each
+    line's spots that show the field's colour. ``along`` places the spots on the rows' lines;
+    the ends' lines run down their length."""
+    down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
+    lines = []
+    for offset in offsets:
+        if side in (0, 2):
+            y = -offset if side == 0 else g.PLAY_HEIGHT + offset
+            lines.append(np.column_stack([along, np.full(len(along), y)]))
+        else:
+            x = g.PLAY_WIDTH + offset if side == 1 else -offset
+            lines.append(np.column_stack([np.full(len(down), x), down]))
+    colours = _lab_at(image, to_image, np.array(lines))
+    return np.asarray((np.linalg.norm(colours - field, axis=-1) <= STRIP_COLOUR).mean(axis=1))
+
+
+def grow_to_field(image: Image, corners: FloatArray, shape: RowProportions) -> FloatArray:
+    """A proven board's corners (the frame's pixels, the plane's order) grown over the strips
+    of field that lie round them: the playing area is the whole field inside the frame, and a
+    board proven on its points alone (their bases, the ends of its rows) stops where the
+    points do.
+
+    Outward from each side, lines parallel to it are looked along: a strip is field-coloured
+    (the colour of the open field between the rows' tips) from the side out to where the
+    frame begins, and the frame just past it is not. A side with no such strip within
+    :data:`GROW_REACH` stays where it is: a board without strips has its frame there, which
+    shows the frame's colour, or the field's own colour all the way across (a frame coloured
+    like the field never ends within reach).
+
+    A maker leaves strips at both ends, and along both rows, or at neither. A strip past one
+    side only is kept where the other side shows one inside it (the board was proven on the
+    frame's edge there, on the points' bases here); otherwise it is a frame coloured like the
+    field (a wooden board's) that ends where a tray's border begins, and both sides stay.
+    """
+    to_image = _homographies(corners[None])[0]
+    left, right = _halves(shape)
+    along = np.linspace(0.03, 0.97, 120) * g.PLAY_WIDTH
+    # the rows' lines, clear of the bar (which crosses the strips along the frame)
+    along = along[(along < left - 10.0) | (along > g.PLAY_WIDTH - right + 10.0)]
+    middle = np.column_stack([along, np.full(len(along), g.PLAY_HEIGHT / 2)])
+    field = np.median(_lab_at(image, to_image, middle), axis=0)
+    offsets = np.arange(GROW_STEP, GROW_REACH + PAST_STRIP[1] + 1e-9, GROW_STEP)
+    grown = []
+    for side in range(4):  # top, right, bottom, left: outward from each
+        shares = _field_shares(image, to_image, field, side, offsets, along)
+        # the side's own line (the points' bases, a blurred edge) may hide a strip's first
+        # millimetre or two
+        on_strip = [i for i in range(len(offsets)) if offsets[i] <= EDGE_BLUR]
+        on_strip = [i for i in on_strip if shares[i] >= FIELD_SHARE]
+        end = on_strip[0] if on_strip else 0
+        while on_strip and end < len(offsets) and shares[end] >= FIELD_SHARE:
+            end += 1
+        # where the last line on the strip and the first past it meet
+        width = (end + 0.5) * GROW_STEP if on_strip else 0.0
+        past = (offsets >= width + PAST_STRIP[0]) & (offsets <= width + PAST_STRIP[1])
+        strip = (
+            LEAST_GROWTH <= width <= GROW_REACH
+            and past.any()
+            and float(shares[past].mean()) <= FRAME_SHARE
+        )
+        grown.append(width if strip else 0.0)
+    for side, opposite in ((0, 2), (2, 0), (1, 3), (3, 1)):
+        if grown[side] and not grown[opposite]:
+            inside = -np.arange(EDGE_BLUR, INSIDE_SHARE * grown[side] + 1e-9, GROW_STEP)
+            if (
+                not len(inside)
+                or float(_field_shares(image, to_image, field, opposite, inside, along).min())
+                < FIELD_SHARE
+            ):
+                grown[side] = 0.0
+    top, right_end, bottom, left_end = grown
+    rect = np.array(
+        [
+            (-left_end, -top),
+            (g.PLAY_WIDTH + right_end, -top),
+            (g.PLAY_WIDTH + right_end, g.PLAY_HEIGHT + bottom),
+            (-left_end, g.PLAY_HEIGHT + bottom),
+        ]
+    )
+    return _project(to_image, rect)
+
+
+FRAME_COLOUR = 30.0
+"""How far (Lab distance, lightness halved) the colour just past either end of a board may lie
+from the colour just past the nearer of its rows: one frame runs all round a playing area
+(simulated boards' own frames differ by 26 at most, lit from one side and seen tilted), while a
+board found a point along its rows has a point and its checkers, or a tray, past one end
+(31-103 on development boards)."""
+PAST_SIDE = (3.0, 10.0)
+"""Where past each side (millimetres) the frame's colour is looked at."""
+
+
+def _colour_past(image: Image, to_image: FloatArray, side: int, offset: float) -> FloatArray:
+    """The median colour (L*a*b*, lightness halved) of the band :data:`PAST_SIDE` past one
+    side of a playing area (0 top, 1 right, 2 bottom, 3 left, as the plane has them), itself
+    moved out by ``offset`` millimetres."""
+    along = np.linspace(0.05, 0.95, 80) * g.PLAY_WIDTH
+    down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
+    lines = []
+    for past in np.arange(PAST_SIDE[0], PAST_SIDE[1] + 1e-9, 1.0) + offset:
+        if side in (0, 2):
+            y = -past if side == 0 else g.PLAY_HEIGHT + past
+            lines.append(np.column_stack([along, np.full(len(along), y)]))
+        else:
+            x = g.PLAY_WIDTH + past if side == 1 else -past
+            lines.append(np.column_stack([np.full(len(down), x), down]))
+    return np.asarray(np.median(_lab_at(image, to_image, np.concatenate(lines)), axis=0))
+
+
+def _framed(image: Image, corners: FloatArray) -> bool:
+    """Whether the frame's colour lies round a playing area (the frame's pixels, the plane's
+    order), past its ends as past its rows."""
+    to_image = _homographies(corners[None])[0]
+    colours = [_colour_past(image, to_image, side, 0.0) for side in range(4)]
+    rows = (colours[0], colours[2])
+    return all(
+        min(float(np.linalg.norm(colours[end] - row)) for row in rows) <= FRAME_COLOUR
+        for end in (1, 3)
+    )

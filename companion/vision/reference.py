@@ -370,22 +370,38 @@ def _lined_up(
     return strip_at(best if mismatches[best] < ALIGN_GAIN * mismatches[0] else 0).copy()
 
 
+NEAR_SEEN = 30.0
+"""Length (mm) of a point's own strip just past its checkers on which a strip scaled into its
+shade must fit it."""
+
+
 def _relit(lent: FloatImage, own: FloatImage, reach: int, scale: float) -> FloatImage:
     """The sibling's strip shifted to this point's light: a lamp lights neighbours unevenly,
     and a borrowed strip a little brighter than the point would show the whole triangle as
     something lying on it. The shift is measured where both were seen empty (beyond the
     checkers, toward the centre line). Lightness is scaled, not shifted, where the difference
     is a shade (:data:`SHADE_RANGE`): a wall's shadow darkens a red triangle less than the
-    cream field beside it."""
+    cream field beside it.
+
+    A shade must hold by the checkers too: a lamp's pool of light on the sibling's far end
+    and not on the point's passes for one, and scaled by it a white triangle turned grey
+    (where checkers then seemed to lie). The strip that fits the point's own look just past
+    its checkers best is kept: scaled, shifted or as the sibling shows it.
+    """
     if len(own) - reach < LEAST_SEEN * scale:
         return lent
     own_seen, lent_seen = own[reach:].reshape(-1, 3), lent[reach:].reshape(-1, 3)
     offset = np.median(own_seen - lent_seen, axis=0)
     ratio = _lightness_ratio(own_seen, lent_seen)
-    if abs(ratio - 1.0) > SHADE_SCALED and _is_shade(ratio):
-        return _shaded(lent, ratio, offset[1:])
     shifted: FloatImage = np.clip(lent + offset.astype(np.float32), 0.0, 255.0)
-    return shifted
+    if abs(ratio - 1.0) <= SHADE_SCALED or not _is_shade(ratio):
+        return shifted
+    near = slice(reach, min(len(own), reach + round(NEAR_SEEN * scale)))
+
+    def misfit(strip: FloatImage) -> float:
+        return float(np.median(colour_distance(own[near], strip[near])))
+
+    return min((_shaded(lent, ratio, offset[1:]), shifted, lent), key=misfit)
 
 
 def _stack_reach(own: FloatImage, sibling: FloatImage, scale: float) -> int:
