@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -51,7 +52,8 @@ def test_render_writes_each_frame_and_its_truth(tmp_path: Path) -> None:
     assert truth["dice"][0]["flat"] is False
     assert truth["dice_valid"] is False and truth["reason"] == "cocked"
     assert truth["camera"]["tilt"] == 20
-    assert cv2.imread(str(tmp_path / "frame_000004.jpg")).shape == (180, 320, 3)
+    written = cv2.imread(str(tmp_path / "frame_000004.jpg"))
+    assert written is not None and written.shape == (180, 320, 3)
 
 
 def test_render_game_writes_frames_and_events(tmp_path: Path) -> None:
@@ -142,3 +144,19 @@ def test_no_clutter_leaves_the_table_bare(tmp_path: Path) -> None:
     assert busy["table_items"] and not bare.get("table_items")
     assert bare["points"] == busy["points"]
     assert bare["board_corners_px"] == busy["board_corners_px"]
+
+
+def test_photo_asks_for_the_photo_looks(tmp_path: Path) -> None:
+    """--photo draws the same scene (same truth) with a shaded lamp's pool and hard shadows,
+    glossy walls and a smooth outline: other pixels, nothing else."""
+    common = ["render", "opening", "--seed", "2", "--lighting", "lamp", "--tilt", "20"]
+    common += ["--size", "640x360", "--format", "png"]
+    assert main([*common, "-o", str(tmp_path / "plain")]) == 0
+    assert main([*common, "--photo", "-o", str(tmp_path / "photo")]) == 0
+    plain = json.loads((tmp_path / "plain" / "frame_000002.json").read_text())
+    photo = json.loads((tmp_path / "photo" / "frame_000002.json").read_text())
+    assert plain == photo
+    a = cv2.imread(str(tmp_path / "plain" / "frame_000002.png"))
+    b = cv2.imread(str(tmp_path / "photo" / "frame_000002.png"))
+    assert a is not None and b is not None
+    assert a.shape == b.shape and bool(np.any(a != b))

@@ -54,7 +54,8 @@ EXAMPLE = """examples:
   companion render --demo --vary -o demo/
   companion render opening --dice 3 1 --bar-width 32 --point-width 41.5 -o narrow-bar/
   companion render opening --vary-shape --count 20 -o shapes/
-  companion render opening --checker-look marbled --margins 12,8,6 -o marbled/"""
+  companion render opening --checker-look marbled --margins 12,8,6 -o marbled/
+  companion render opening --lighting lamp --tilt 25 --photo -o photo-like/"""
 
 
 class OutputFailed(CompanionError, OSError):
@@ -224,6 +225,13 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--hand", choices=("over", "near"), help="a hand over or beside the board")
     parser.add_argument(
+        "--photo",
+        action="store_true",
+        help="the looks most like a photograph that the board finder does not read well yet: "
+        "a desk lamp's pool of light and hard shadows (with --lighting lamp), glossy walls "
+        "with lit top edges, the board's outline smooth against the table",
+    )
+    parser.add_argument(
         "--no-clutter",
         action="store_true",
         help="nothing on the table round the board (by default the seed may put a score pad, a "
@@ -354,6 +362,7 @@ def _look(args: argparse.Namespace) -> dict[str, object]:
         "cube": args.cube,
         "vary": args.vary,
         "clutter": False if args.no_clutter else None,
+        "photo": True if args.photo else None,
     }
 
 

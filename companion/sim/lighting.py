@@ -53,6 +53,10 @@ class Light:
     punch: float = 0.25
     """Middle contrast the camera's tone curve adds (see :func:`tone_curve`): a property of the
     camera's settings, so it stays the same for every frame of a sequence."""
+    aim: tuple[float, float] | None = None
+    """Where a shaded lamp points (world x, y), or ``None`` for a light with no shade. A desk
+    lamp's shade throws a pool of light there that fades toward the board's far corners
+    (:data:`POOL_DEPTH`, :data:`POOL_RADIUS_MM`), beyond the plain fall-off with distance."""
 
     def direction_at(self, x: float, y: float, height: float = 0.0) -> FloatArray:
         """Unit vector (world) from a point toward the lamp."""
@@ -77,11 +81,16 @@ def make_light(
     kind: Lighting,
     rng: np.random.Generator,
     centre: tuple[float, float] = (board.CENTRE_X, board.CENTRE_Y),
+    shaded: bool = False,
 ) -> Light:
     """A random light of the given kind, hung around ``centre`` (world x, y): the middle of
     the board actually drawn (:func:`companion.sim.board.centre_x`), so the lamp's falloff
     and the glare spot follow a board of any proportions. The draws do not depend on
-    ``centre``: a seed gives the same light around any board."""
+    ``centre``: a seed gives the same light around any board.
+
+    ``shaded`` makes a ``lamp`` a real desk lamp: a shade throwing a pool of light on the
+    board's middle, and one small bulb's dark, hard-edged shadows (the same draws, read into
+    other ranges, so every other choice of the seed stays)."""
     angle = rng.uniform(0, 2 * math.pi)
     cx, cy = centre
     cast = (
@@ -115,13 +124,15 @@ def make_light(
             falloff=float(rng.uniform(0.5, 0.9)),
             warmth=float(rng.uniform(0.06, 0.14)),
             cast=cast,
-            shadow_strength=float(rng.uniform(0.35, 0.5)),
-            shadow_blur_mm=4.0,
+            # one small bulb: dark shadows with hard edges (its penumbra is a millimetre or so)
+            shadow_strength=float(rng.uniform(0.48, 0.62) if shaded else rng.uniform(0.35, 0.5)),
+            shadow_blur_mm=LAMP_SHADOW_BLUR_MM if shaded else 4.0,
             glare=0.0,
             noise=float(rng.uniform(1.0, 2.2)),
             blur=float(rng.uniform(0.3, 0.9)),
             vignette=float(rng.uniform(0.1, 0.25)),
             punch=float(rng.uniform(0.15, 0.3)),
+            aim=(float(cx), float(cy)) if shaded else None,
         )
     if kind == "dim":
         distance = rng.uniform(100, 500)
@@ -158,6 +169,15 @@ def make_light(
     )
 
 
+LAMP_SHADOW_BLUR_MM = 1.2
+"""How soft a desk lamp's shadows are (mm): a bulb a few centimetres across, well over half a
+metre up, leaves a penumbra of about a millimetre at a die's or checker's height. (Soft
+shadows everywhere were what most gave lamp-lit frames away as renders.)"""
+POOL_DEPTH = 0.3
+"""How much darker than the middle of a lamp's pool the table is far outside it."""
+POOL_RADIUS_MM = 420.0
+"""The radius (mm, on the table) of a shaded lamp's pool of light."""
+
 GAIN_UNIT = 128.0
 """Gains are stored as bytes, ``128`` meaning 1.0, so they apply in one saturating multiply."""
 
@@ -182,6 +202,10 @@ def gain_field(light: Light, camera: Camera) -> Image:
     irradiance = dz / np.sqrt(r2) / r2
     irradiance = irradiance / irradiance.max()
     brightness = (1 - light.falloff) + light.falloff * irradiance**0.7
+    if light.aim is not None:
+        # the shade's pool: full light where the lamp points, fading smoothly outside it
+        off2 = ((wx - light.aim[0]) ** 2 + (wy - light.aim[1]) ** 2) / POOL_RADIUS_MM**2
+        brightness = brightness * (1 - POOL_DEPTH + POOL_DEPTH * np.exp(-off2))
     radius2 = ((uu - width / 2) / (width / 2)) ** 2 + ((vv - height / 2) / (height / 2)) ** 2
     brightness = brightness * (1 - light.vignette * radius2 / 2)
     gains = (

@@ -78,9 +78,16 @@ MAX_MOTION = 30.0
 SMEAR_STEPS = 12
 """Copies of a moving hand averaged along its path (enough for a smooth smear)."""
 CUP_HEIGHT = 85.0
-DUSK_STRENGTH = 0.14
+DUSK_STRENGTH = 0.2
 """How much of the room's light a hand keeps off the board straight under it (its lamp shadow
 comes on top)."""
+
+
+def shadow_strength(light_strength: float) -> float:
+    """How dark a hand's lamp shadow is, from the light's strength for the small shadows of
+    checkers and dice: a hand is a large opaque thing a few centimetres over the board, so it
+    keeps off far more of the light (faint hand shadows gave frames away as renders)."""
+    return min(0.8, 0.15 + 1.3 * light_strength)
 
 
 @dataclass(frozen=True)
@@ -210,7 +217,7 @@ radii (k,)), and its colour."""
 
 
 def parts(hand: Hand) -> list[Part]:
-    """The sleeve, forearm, palm and the digits' bones, drawn in this order."""
+    """The forearm, the sleeve over it, the palm and the digits' bones, drawn in this order."""
     return _build(hand)[0]
 
 
@@ -229,7 +236,7 @@ def bare_arm(hand: Hand) -> bool:
 def _arm(
     hand: Hand, origin: FloatArray, wrist: FloatArray, forward: FloatArray, z: float, k: float
 ) -> list[Part]:
-    """The sleeve from the shoulder's side (``origin``) and the bare forearm down to ``wrist``
+    """The bare forearm down to ``wrist`` and the sleeve from the shoulder's side (``origin``)
     (at height ``z``), rising toward the elbow; a short sleeve leaves the forearm bare to the
     elbow, which also widens toward it."""
     reach = max(float(np.linalg.norm(wrist - origin)), 1.0)
@@ -237,16 +244,20 @@ def _arm(
     cuff = wrist - forward * bare
     rise = 140.0 * bare / reach  # the arm climbs from the wrist to the shoulder
     elbow_radius = 27.0 + 9.0 * bare / 250.0
+    # the forearm comes out of the sleeve: the sleeve is drawn over it, its rounded opening
+    # ending at the cuff (a forearm's round end drawn over the sleeve looked pushed into it)
+    opening = (elbow_radius + 7.0) * k
+    end = cuff - forward * opening
     return [
         (
-            np.array([[origin[0], origin[1], z + 140.0], [cuff[0], cuff[1], z + rise + 2.0]]),
-            np.array([46.0, elbow_radius + 7.0]) * k,
-            hand.sleeve,
-        ),
-        (
-            np.array([[*(cuff + forward * 5.0), z + rise], [wrist[0], wrist[1], z]]),
+            np.array([[*(cuff - forward * 10.0), z + rise + 1.0], [wrist[0], wrist[1], z]]),
             np.array([elbow_radius, 27.0]) * k,
             hand.skin,
+        ),
+        (
+            np.array([[origin[0], origin[1], z + 140.0], [end[0], end[1], z + rise + 2.0]]),
+            np.array([46.0 * k, opening]),
+            hand.sleeve,
         ),
     ]
 
@@ -344,6 +355,18 @@ def _reaching(hand: Hand) -> tuple[list[Part], list[Part]]:
             hand.skin,
         )
     ]
+    # the ball of the thumb and the web of skin to the index finger's knuckle: without them
+    # the thumb looks stuck onto the side of the hand
+    result.append(
+        part(
+            [
+                (thumb_base - forward * 10 * k, h + 10, 15.0),
+                (thumb[0][1][:2] - thumb_direction * 8 * k, h + 6, 9.5),
+                (knuckles + side * thumb_side * 24 * k, h + 4, 9.0),
+            ],
+            hand.skin,
+        )
+    )
     lengths = (72.0, 80.0, 76.0, 60.0)
     widths = (1.0, 1.02, 0.96, 0.84)
     # a relaxed hand: the fingers curl a little at each joint (more toward the little
@@ -780,13 +803,19 @@ def _shade_limbs(
     # blood shows through where the skin is thin or creased: knuckles, joints and fingertips
     # are pinker than the back of the hand; fine pores and creases break up the tone
     mottle = _mottle(*small, hand) * _pores(*small, hand)
+    # blotches of redness (blood under the skin), apart from the blotches of brightness
+    red = SKIN_REDNESS * _window(*small, replace(hand, x=hand.y, y=hand.x))
     fabric = _fabric_folds(*small, hand, camera, orientation, offset, scale)
     share = is_skin_small
+    skin_b = (1.0 - 0.22 * steep - 0.1 * flush - red) * mottle
+    skin_g = (1.0 - 0.12 * steep - 0.07 * flush - 0.5 * red) * mottle
+    skin_r = (1.0 + 0.04 * steep + 0.06 * flush + 0.5 * red) * mottle
+    cloth = (1 - share) * fabric
     gain = np.stack(
         [
-            shading * (share * (1.0 - 0.22 * steep - 0.1 * flush) * mottle + (1 - share) * fabric),
-            shading * (share * (1.0 - 0.12 * steep - 0.07 * flush) * mottle + (1 - share) * fabric),
-            shading * (share * (1.0 + 0.04 * steep + 0.06 * flush) * mottle + (1 - share) * fabric),
+            shading * (share * skin_b + cloth),
+            shading * (share * skin_g + cloth),
+            shading * (share * skin_r + cloth),
         ],
         axis=-1,
     )
@@ -866,7 +895,7 @@ def _pores(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
         slab = np.tile(slab, (rows // slab.shape[0] + 1, cols // slab.shape[1] + 1))
     dy = int(abs(hand.y * 3 + hand.x)) % max(slab.shape[0] - rows, 1)
     dx = int(abs(hand.x * 3 + hand.y)) % max(slab.shape[1] - cols, 1)
-    return np.asarray(1.0 + 0.012 * slab[dy : dy + rows, dx : dx + cols], np.float32)
+    return np.asarray(1.0 + PORE_DEPTH * slab[dy : dy + rows, dx : dx + cols], np.float32)
 
 
 @lru_cache(maxsize=2)
@@ -891,9 +920,18 @@ def _window(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
     return np.asarray(slab[dy : dy + rows, dx : dx + cols], np.float32)
 
 
+SKIN_MOTTLE = 0.025
+"""How much skin's brightness varies in blotches of a few millimetres (about +-, relative)."""
+SKIN_REDNESS = 0.01
+"""How much redder or less red skin is in blotches (blood under the skin)."""
+PORE_DEPTH = 0.02
+"""The skin's fine grain (pores, fine lines, hair), relative; a photo shows it as speckle."""
+
+
 def _mottle(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
-    """Skin is never one flat tone: faint blotches of a few millimetres."""
-    return np.asarray(1.0 + 0.02 * _window(rows, cols, hand), np.float32)
+    """Skin is never one flat tone: blotches of a few millimetres (at the old faint strength
+    skin looked like smooth plastic)."""
+    return np.asarray(1.0 + SKIN_MOTTLE * _window(rows, cols, hand), np.float32)
 
 
 def _fabric_folds(
@@ -914,10 +952,24 @@ def _fabric_folds(
     along = (b - a) / (float(np.hypot(*(b - a))) + 1e-9)
     yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32) * np.float32(scale)
     position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
+    across = (xx + offset[0]) * float(-along[1]) + (yy + offset[1]) * float(along[0])
     noise = _window(rows, cols, hand)
     period = max(_px_per_mm(camera, 0.0) * 45.0, 8.0)
-    folds = np.sin(position / period * 2 * math.pi + noise * 1.2)
-    return np.asarray(1.0 + 0.07 * folds * (0.6 + 0.4 * noise) + 0.03 * noise, np.float32)
+    # folds are broad lit ridges between narrow dark creases, slanting a little and bent by
+    # the noise; a second, finer set crosses them at an angle where the cloth bunches
+    phase = (position + 0.3 * across) / period * 2 * math.pi + noise * 0.6
+    wave = np.sin(phase)
+    creases = np.maximum(-wave, 0.0) ** 8
+    fine = np.sin((position - 0.7 * across) / (period * 0.5) * 2 * math.pi + noise * 0.8)
+    depth = np.clip(0.7 + 0.3 * noise, 0.2, 1.2)
+    folds = (0.1 * wave - 0.28 * creases + 0.04 * fine) * depth
+    # the weave: a fine, uneven grain of threads
+    weave = WEAVE_DEPTH * (_pores(rows, cols, hand) - 1.0) / PORE_DEPTH
+    return np.asarray(1.0 + folds + 0.04 * noise + weave, np.float32)
+
+
+WEAVE_DEPTH = 0.05
+"""The strength of a sleeve's fine grain of threads (relative brightness)."""
 
 
 def _draw_digit_details(

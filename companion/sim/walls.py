@@ -39,6 +39,16 @@ CONTACT_MM = 5.0
 """How far the soft darkening of the corner reaches onto the field (mm); it is blurred as much
 (a band as thin as a pixel or two of the shadow map would show its stair steps)."""
 CONTACT_STRENGTH = 0.12
+SHEEN = 26.0
+"""Grey levels a wall's varnish or leather reflects of the bright field and room across from
+it: lost on a light frame, it is what keeps a black frame's walls from being a black band."""
+EDGE_GLINT = 40.0
+"""Grey levels the rounded top edge of a wall adds where it catches the light (a thin bright
+line along the frame's inner edge, as on real boards)."""
+EDGE_MM = 1.2
+"""How far down from its top a wall's rounded edge reaches (mm)."""
+HALF_WALLS = 8
+"""The walls of the two playing halves come first in :func:`companion.sim.board.walls`."""
 
 
 Wall = tuple[FloatArray, FloatArray]
@@ -68,16 +78,22 @@ def draw_walls(
     texture: Image,
     light: lighting.Light,
     frame_colour: FloatArray,
+    gloss: bool = False,
 ) -> None:
     """Paints the inner walls that face the camera, each with the frame's grain and lit as a
     vertical face: brighter toward the lamp, darker at its foot. ``frame_colour`` (BGR) paints
-    the walls seen edge-on."""
+    the walls seen edge-on. ``gloss`` gives the playing halves' walls their finish's sheen
+    and a rounded top edge that catches the light (:data:`SHEEN`, :data:`EDGE_GLINT`)."""
     cam = camera.position
     size = camera.size
     to_texture = np.linalg.inv(board.texture_to_canonical())
-    for wall in _walls_in_world(orientation, shape):
+    for index, wall in enumerate(_walls_in_world(orientation, shape)):
         if not _faces_camera(wall, cam):
             continue
+        # the sheen and the glint on the playing halves' walls (the first eight) only: the
+        # trays' walls stay plain, as the vision code reads borne-off checkers against them
+        # (with them the demo's last borne-off checkers were misread)
+        shine = 1.0 if gloss and index < HALF_WALLS else 0.0
         world, wn = wall
         middle = world.mean(axis=0)
         pts = camera.project_undistorted(world)
@@ -89,7 +105,8 @@ def draw_walls(
         brightness = WALL_AMBIENT + WALL_DIRECT * facing
         if _thickness(pts) < SLIVER_PX:
             # seen almost edge-on: a line of the frame's colour in shade is all there is to see
-            fill(image, pts, tuple(frame_colour * brightness * FOOT_SHADE))
+            shaded = frame_colour * brightness * FOOT_SHADE
+            fill(image, pts, tuple(np.minimum(shaded + shine * _sheen(shaded), 255)))
             continue
         # the strip of frame top along the wall's edge, folded down over the wall: rows from
         # the top edge (row 0) to the foot
@@ -109,7 +126,14 @@ def draw_walls(
             texture, grab, (cols, rows), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
         )
         fall = np.linspace(1.0, FOOT_SHADE, rows, dtype=np.float32) ** 1.5 * brightness
-        strip = np.clip(strip.astype(np.float32) * fall[:, None, None], 0, 255).astype(np.uint8)
+        lit = strip.astype(np.float32) * fall[:, None, None]
+        if shine:
+            lit += _sheen(lit)
+            # the rounded top edge catches the light, more on walls facing the lamp
+            rows_down = np.arange(rows, dtype=np.float32)
+            edge = np.clip(1.0 - rows_down / (EDGE_MM * STRIP_PX_PER_MM), 0, 1)
+            lit += (EDGE_GLINT * (0.35 + 0.65 * facing) * edge)[:, None, None]
+        strip = np.clip(lit, 0, 255).astype(np.uint8)
         # the wall's corners in the image, in the strip's order: top a, top b, foot b, foot a
         target = np.array([pts[3], pts[2], pts[1], pts[0]], np.float32)
         left, top, right, bottom = box
@@ -130,6 +154,13 @@ def draw_walls(
             cv2.multiply(warped, weight, scale=1 / 255),
             cv2.multiply(roi, cv2.bitwise_not(weight), scale=1 / 255),
         )
+
+
+def _sheen(colour: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """What a wall of ``colour`` (BGR, any shape) reflects: :data:`SHEEN` on black, fading to
+    nothing on white."""
+    grey = colour.mean(axis=-1, keepdims=True)
+    return np.asarray(SHEEN * np.clip(1.0 - grey / 160.0, 0.0, 1.0), np.float32)
 
 
 def _thickness(pts: FloatArray) -> float:
