@@ -75,6 +75,13 @@ def truth_corners(frame: Frame) -> Corners:
     return order_clockwise(frame.truth["board_corners_px"])  # type: ignore[arg-type]
 
 
+def on_frame(frame: Frame, plane: Any) -> npt.NDArray[np.float64]:
+    """Points of the playing area's plane (canonical millimetres, as the truth's corners span
+    it) in ``frame``'s pixels: a guess drawn from the true board."""
+    to_image = board._homographies(np.array(frame.truth["board_corners_px"], dtype=float)[None])
+    return board._project(to_image[0], np.array(plane, dtype=float))
+
+
 def at_working_size(frame: Frame) -> tuple[board.Gradient, npt.NDArray[np.float64]]:
     """The frame's edges at the board finder's working size, and the truth's corners there (in
     the plane's order), so that its fits can be checked from the true corners."""

@@ -18,7 +18,7 @@ from companion.sim import random_scene, render
 from companion.sim.shape import NO_MARGINS, Margins
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
-from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
+from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, on_frame, truth_corners
 from tests.test_vision_board import OPENING
 
 
@@ -76,11 +76,9 @@ class TestBoardsWithoutStrips:
         # the playing area grown by 8 mm all round onto the frame, as a guess with strips
         # would take it: its "strips" show the frame's colour, not the field's
         frame = _render(6109, style="wood", margins=NO_MARGINS)
-        truth = np.array(frame.truth["board_corners_px"], dtype=float)
-        to_image = board._homographies(truth[None])[0]
         w, h = g.PLAY_WIDTH, g.PLAY_HEIGHT
-        grown = board._project(
-            to_image, np.array([(-8.0, -8.0), (w + 8.0, -8.0), (w + 8.0, h + 8.0), (-8.0, h + 8.0)])
+        grown = on_frame(
+            frame, [(-8.0, -8.0), (w + 8.0, -8.0), (w + 8.0, h + 8.0), (-8.0, h + 8.0)]
         )
         guess = board._Guess(0.0, grown, np.zeros(5), g.Margins(8.0, 0.0, 8.0))
         assert not board._strips_of_field(frame.image, guess)

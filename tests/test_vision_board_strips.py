@@ -20,20 +20,13 @@ from companion.sim import random_scene, render
 from companion.vision import board
 from companion.vision.board import BoardNotFound, find_board
 from companion.vision.calibrate import calibrate
-from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, truth_corners
+from tests.sim_helpers import SIMULATOR_TOLERANCE_PX, corner_error, on_frame, truth_corners
 from tests.test_vision_board import OPENING
 
 
 def _opening(seed: int) -> Any:
     """A rendered opening on a board of its own proportions with its style's strips."""
     return render(random_scene(seed, OPENING, varied_shape=True, margins="style"))
-
-
-def _plane_corners(frame: Any, rect: list[tuple[float, float]]) -> np.ndarray:
-    """Plane points of the truth's corners' plane (canonical millimetres) in the frame's
-    pixels."""
-    to_image = board._homographies(np.array(frame.truth["board_corners_px"], dtype=float)[None])
-    return board._project(to_image[0], np.array(rect, dtype=float))
 
 
 W, H = g.PLAY_WIDTH, g.PLAY_HEIGHT
@@ -47,14 +40,13 @@ class TestGrowToField:
         drawn = frame.truth["field_margins"]
         assert drawn["frame"] > 5.0 and drawn["edge"] > 5.0
         end, edge = drawn["on_corners_plane"]["outer"][0], drawn["edge"]
-        inset = _plane_corners(
+        inset = on_frame(
             frame, [(end, edge), (W - end, edge), (W - end, H - edge), (end, H - edge)]
         )
-        before = corner_error(tuple(map(tuple, inset)), truth_corners(frame))
+        truth = frame.truth["board_corners_px"]
+        before = corner_error(inset, truth)
         grown = board.grow_to_field(frame.image, inset, board.SHAPES[0])
-        after = float(
-            np.max(np.linalg.norm(grown - np.array(frame.truth["board_corners_px"]), axis=1))
-        )
+        after = corner_error(grown, truth)
         assert before > SIMULATOR_TOLERANCE_PX
         assert after < SIMULATOR_TOLERANCE_PX / 2
 
@@ -64,7 +56,7 @@ class TestGrowToField:
         truth = np.array(frame.truth["board_corners_px"], dtype=float)
         grown = board.grow_to_field(frame.image, truth, board.SHAPES[0])
         # the short strips of a tournament board's ends are no wider than the finder's error
-        assert float(np.max(np.linalg.norm(grown - truth, axis=1))) < SIMULATOR_TOLERANCE_PX / 2
+        assert corner_error(grown, truth) < SIMULATOR_TOLERANCE_PX / 2
 
 
 class TestFramed:
@@ -76,7 +68,7 @@ class TestFramed:
         # tournament-cream, 10 mm strips at the ends: the board one point along, its right end
         # on the tray's border, as the finder once reported it
         frame = _opening(5002)
-        shifted = _plane_corners(frame, [(47.0, 0.0), (559.0, 0.0), (559.0, H), (47.0, H)])
+        shifted = on_frame(frame, [(47.0, 0.0), (559.0, 0.0), (559.0, H), (47.0, H)])
         assert not board._framed(frame.image, shifted)
 
 

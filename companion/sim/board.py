@@ -127,8 +127,15 @@ class Orientation:
         return self.to_world(x, y)
 
 
+PLAYING_HOLES = 2
+"""The first holes (:func:`holes`) are the playing area's two halves; the trays follow."""
+WALLS_PER_HOLE = 4
+"""Each hole's walls (:func:`walls`), in order round it."""
+
+
 def holes(shape: BoardShape = CANONICAL_SHAPE) -> list[g.Rect]:
-    """The sunken parts of the board (height 0): both halves of the playing area, both trays."""
+    """The sunken parts of the board (height 0): both halves of the playing area
+    (:data:`PLAYING_HOLES`), then both trays."""
     return [
         (0.0, 0.0, shape.bar_left, g.PLAY_HEIGHT),
         (shape.bar_right, 0.0, shape.width, g.PLAY_HEIGHT),

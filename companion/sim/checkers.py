@@ -21,7 +21,7 @@ import numpy.typing as npt
 from companion import geometry as g
 from companion.sim import board, lighting
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill, pixel_box, shade
+from companion.sim.drawing import blend, fill, pixel_box, shade
 from companion.sim.shape import CANONICAL_FIELD, Field
 from companion.sim.styles import BGR, CheckerLook, CheckerSet
 
@@ -440,11 +440,7 @@ def _paste(
     shifted[1, 2] -= y0
     size = (int(x1 - x0), int(y1 - y0))
     warped = cv2.warpAffine(sprite, shifted, size, flags=cv2.INTER_LINEAR)
-    # blend by the alpha in bytes, OpenCV's saturating way (cheaper than floats)
-    alpha = cv2.merge([warped[..., 3]] * 3)
-    roi = image[y0:y1, x0:x1]
-    kept = cv2.multiply(roi, cv2.bitwise_not(alpha), scale=1 / 255)
-    cv2.add(kept, cv2.multiply(warped[..., :3], alpha, scale=1 / 255), dst=roi)
+    blend(image[y0:y1, x0:x1], warped[..., :3], cv2.merge([warped[..., 3]] * 3))
 
 
 def draw_checker(

@@ -40,7 +40,7 @@ from companion.sim import (
 from companion.sim.board import WHITE_HOMES, Orientation, WhiteHome
 from companion.sim.camera import Camera, CameraSpec, make_camera
 from companion.sim.cube import CubePose, CubeSpec, cube_truth, draw_cube, place_cube
-from companion.sim.drawing import fill, pixel_box
+from companion.sim.drawing import blend, fill, pixel_box
 from companion.sim.layout import DieSpec, ImpossibleScene, place_dice
 from companion.sim.shape import (
     CANONICAL_SHAPE,
@@ -433,11 +433,7 @@ def _draw_case(
         edge = np.zeros_like(mask)
         fill(edge, rim_px - [left, top], 255)
         weight = cv2.cvtColor(np.where(mask > 0, edge, 0).astype(np.uint8), cv2.COLOR_GRAY2BGR)
-        roi = image[top:bottom, left:right]
-        roi[:] = cv2.add(
-            cv2.multiply(warped, weight, scale=1 / 255),
-            cv2.multiply(roi, cv2.bitwise_not(weight), scale=1 / 255),
-        )
+        blend(image[top:bottom, left:right], warped, weight)
 
 
 def _object_shadows(

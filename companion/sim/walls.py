@@ -19,7 +19,7 @@ import numpy.typing as npt
 from companion.sim import board, lighting
 from companion.sim.board import Orientation
 from companion.sim.camera import Camera
-from companion.sim.drawing import fill, pixel_box
+from companion.sim.drawing import blend, fill, pixel_box
 from companion.sim.shape import BoardShape
 
 FloatArray = npt.NDArray[np.float64]
@@ -47,7 +47,7 @@ EDGE_GLINT = 40.0
 line along the frame's inner edge, as on real boards)."""
 EDGE_MM = 1.2
 """How far down from its top a wall's rounded edge reaches (mm)."""
-HALF_WALLS = 8
+HALF_WALLS = board.PLAYING_HOLES * board.WALLS_PER_HOLE
 """The walls of the two playing halves come first in :func:`companion.sim.board.walls`."""
 
 
@@ -148,12 +148,7 @@ def draw_walls(
         fill(mask, pts - [left, top], 255)
         # blended by the antialiased mask: a wall seen nearly edge-on is a sliver a pixel or two
         # wide, whose edges would otherwise step
-        roi = image[top:bottom, left:right]
-        weight = cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR)
-        roi[:] = cv2.add(
-            cv2.multiply(warped, weight, scale=1 / 255),
-            cv2.multiply(roi, cv2.bitwise_not(weight), scale=1 / 255),
-        )
+        blend(image[top:bottom, left:right], warped, cv2.cvtColor(mask, cv2.COLOR_GRAY2BGR))
 
 
 def _sheen(colour: npt.NDArray[Any]) -> npt.NDArray[Any]:

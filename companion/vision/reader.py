@@ -476,16 +476,16 @@ UNSURE_LINE = 6
 in a line along it."""
 
 
-def tallest(region: checkers.RegionReading, threshold: float = CONFIDENCE_THRESHOLD) -> int:
+def tallest(region: checkers.RegionReading) -> int:
     """The most checkers a point may hold, for a die that may lean on them: its count and its
-    close alternatives, or, read below ``threshold``, at least a whole line.
+    close alternatives, or, read below :data:`CONFIDENCE_THRESHOLD`, at least a whole line.
 
     Where the reader doubts a point (dark checkers on a dark point, in dim light) its
     alternatives can all fall short: a cocked die leaning on the checker it did not see was
     then settled flat as surely as its face, and its roll accepted.
     """
     most = max(abs(n) for n in (region.count, *region.alternatives))
-    if region.confidence < threshold:
+    if region.confidence < CONFIDENCE_THRESHOLD:
         most = max(most + 1, UNSURE_LINE)
     return most
 
