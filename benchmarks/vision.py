@@ -81,6 +81,7 @@ from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.dice import read_die_in_box  # noqa: E402
 from companion.vision.plane import order_clockwise  # noqa: E402
 from companion.vision.profile import VIEW_SCALE, save_profile  # noqa: E402
+from companion.vision.proportions import SNAP_MM  # noqa: E402
 from companion.vision.reader import read_frame  # noqa: E402
 
 FIRST_SEED = 900_000
@@ -488,7 +489,7 @@ def shaped_boards(frames: int, first_seed: int = SHAPED_SEED, margins: bool = Fa
             f"    their ends off the drawn ones: median {statistics.median(errors):.1f} mm, "
             f"worst {max(errors):.1f} mm"
         )
-    show("read as a standard board (within 6 mm of it)", counts["standard"], boards)
+    show(f"read as a standard board (within {SNAP_MM} mm of it)", counts["standard"], boards)
     show("points too faint to measure (read as standard)", counts["not_measured"], boards)
     if margins and edge_errors:
         show("boards with a strip along the frame", counts["strips"], boards)

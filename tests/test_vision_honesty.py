@@ -163,11 +163,23 @@ class TestDiceLeaning:
     def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
         die = found_die(120.0, g.PLAY_HEIGHT / 2)
         unsure = dice.FoundDie(
-            DieReading(4, False, "outer", (0.0, 0.0), 0.3), die.centre_mm, g.DIE_SIZE,
+            DieReading(4, True, "outer", (0.0, 0.0), 0.3), die.centre_mm, g.DIE_SIZE,
             die.view_mm, 0.9, die.footprint_mm,
         )  # fmt: skip
         settled = reader.settle_free_dice([unsure], empty_points(), Counts(0, 0))
         assert settled[0].reading.flat and settled[0].reading.confidence == 0.9
+
+    def test_a_die_the_frame_shows_cocked_at_all_stays_unsure(self) -> None:
+        """However faint the tilt, "nothing near to lean on" rests on the checkers read, and
+        the one a die leans on is the one it hides: its rest stays in doubt."""
+        die = found_die(120.0, g.PLAY_HEIGHT / 2)
+        for sureness in (0.1, 0.3, 0.9):
+            cocked = dice.FoundDie(
+                DieReading(4, False, "outer", (0.0, 0.0), sureness), die.centre_mm,
+                g.DIE_SIZE, die.view_mm, 0.9, die.footprint_mm,
+            )  # fmt: skip
+            settled = reader.settle_free_dice([cocked], empty_points(), Counts(0, 0))
+            assert settled[0].reading.confidence <= dice.UNSURE_REST
 
 
 class TestWhereADieMayRest:

@@ -32,8 +32,11 @@ to lean on, farther than a flat die's side could, is that raised side seen whole
 outline does.
 A die touching nothing cannot be cocked (it would fall flat); a die touching a checker, a wall or
 the other die may lean on it, and since a die leaning 20-30 degrees can still show a square top,
-it is never called flat surely (the reader, knowing where the checkers are, settles those that
-lean on nothing: :func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a
+it is called flat surely only when nothing it could lean on (a wall, the other die, even a faint
+checker) lies beyond any of its four sides, as far out as a raised side reaches
+(:func:`_support_beside`); the reader,
+knowing where the checkers are, settles more that lean on nothing
+(:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a
 square top, make a cocked call unsure too: they may be a point's edge or a checker's rim. Resting
 on a checker: checker colour all round the die at the checker's height.
 """
@@ -166,6 +169,11 @@ ON_CHECKER_SHARE = 0.6
 """Share of the ring round a die showing checker colour for it to rest on a checker."""
 ON_CHECKER_UNCLEAR = (0.35, 0.85)
 """Shares between these leave unsure whether the die rests on a checker or beside one."""
+FAINT_CHECKER = 0.15
+"""Checker likeness (as :data:`CHECKER_LIKE`) low enough that a dark checker on a dark board
+shows: what a die touching something must show no sign of, beyond every side, to be sure it
+leans on nothing (:func:`_support_beside`). Measured on 71 development cocked dice read flat
+(seeds 5300-5499 and the development set): 0.20 already found every one's support."""
 SUPPORT_SHARE = 0.3
 """Share of the band beyond a side that must show a checker for the die to lean that way (a
 checker's rim crosses part of it)."""
@@ -409,6 +417,8 @@ def _leans_toward(
     side: int,
     shown: float,
     others: list[FoundDie],
+    out_along: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    likeness: float = CHECKER_LIKE,
 ) -> bool:
     """Whether something a die could lean on lies just beyond ``side`` of its top face, past
     the ``shown`` mm of side face seen there: a wall of the frame or the bar, a checker (what
@@ -420,11 +430,16 @@ def _leans_toward(
     sees beyond the top is the one over the support. Pip-like spots beyond a side with nothing
     there to hold the die up belong to something else (a flat die's bottom corners, a point's
     edge).
+
+    ``out_along`` (mm past the side shown, mm along the edge) and ``likeness`` (least checker
+    likeness) say where and how faintly a support is looked for; by default just beyond the
+    side, over the middle of its edge, a checker plainly seen.
     """
     (nx, ny), (ax, ay) = _turned_sides(angle)[side]
-    out = g.DIE_SIZE / 2 + shown + _SUPPORT_OUT
-    xs = face_mm[0] + out[:, None] * nx + _SUPPORT_ALONG[None, :] * ax
-    ys = face_mm[1] + out[:, None] * ny + _SUPPORT_ALONG[None, :] * ay
+    beyond, along = (_SUPPORT_OUT, _SUPPORT_ALONG) if out_along is None else out_along
+    out = g.DIE_SIZE / 2 + shown + beyond
+    xs = face_mm[0] + out[:, None] * nx + along[None, :] * ax
+    ys = face_mm[1] + out[:, None] * ny + along[None, :] * ay
     # the walls where this board has them: its bar and frame moved onto the canonical ones
     canonical_xs = maps.layout.canonical_xs(xs)
     walls = (
@@ -446,7 +461,35 @@ def _leans_toward(
     ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     if not ok.any():
         return True  # off the view: nothing is known there
-    return bool(np.mean(_checker_at(maps, view[ok])) >= SUPPORT_SHARE)
+    return bool(np.mean(_checker_at(maps, view[ok], likeness)) >= SUPPORT_SHARE)
+
+
+def _support_beside(
+    maps: PlaneMaps,
+    to_view: Matrix,
+    face_mm: tuple[float, float],
+    angle: float,
+    predicted: list[float],
+    others: list[FoundDie],
+) -> bool:
+    """Whether anything a die could lean on lies beyond any side of its top (``predicted``:
+    the side a flat die shows there, :func:`_predicted_sides`).
+
+    A cocked die tilts about one bottom edge, so the side it raises over its support is one of
+    its four, and the support lies beyond that side's top edge by no more than the raised side
+    shows from above (``DIE_SIZE * sin 45`` = 11.3 mm at the steepest a face read as its top
+    can lean), touching that side's bottom edge somewhere along its length (a checker's rim may
+    touch it near a corner). Where no wall, no other die and not even a faint checker
+    (:data:`FAINT_CHECKER`) lies in any of those four bands, there is nothing to lean on: the
+    die lies flat, whatever else lies round it (a shadow, anything not checker-coloured).
+    """
+    return any(
+        _leans_toward(
+            maps, to_view, face_mm, angle, side, predicted[side], others,
+            (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG), FAINT_CHECKER,
+        )
+        for side in range(4)
+    )  # fmt: skip
 
 
 def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:
@@ -600,6 +643,13 @@ _SUPPORT_OUT = np.arange(1.0, 9.5, 1.0)
 """Distances (mm) past a side face's edge where what the die leans on is looked for."""
 _SUPPORT_ALONG = np.arange(-4.0, 4.5, 2.0)
 """Offsets (mm) along the side's edge of those looks."""
+_SUPPORT_FAR_OUT = np.arange(0.5, 14.1, 1.0)
+"""Distances (mm) past a flat die's side where anything a die could lean on is looked for
+before it is called surely flat: past the widest raised side (11.3 mm), with room to spare
+(12 mm was measured enough)."""
+_SUPPORT_FAR_ALONG = np.arange(-10.0, 10.1, 2.0)
+"""Offsets (mm) along the side's edge of those looks: all of it and a little past its corners
+(the middle half alone missed two development cocked dice's checkers)."""
 _EDGE_OUT = np.arange(4.0, 12.01, 0.25)
 """Distances (mm) from a face's centre along which its edge is looked for (the top's edges at
 8 mm, pips no farther than 5.5 mm)."""
@@ -714,13 +764,16 @@ def _stands_out(
     return _differs(maps.foreground[rows, cols], maps.tolerant[rows, cols]) >= DIE_FOREGROUND
 
 
-def _checker_at(maps: PlaneMaps, points: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
-    """Whether each plane point (mm, at the view's height) shows a checker."""
+def _checker_at(
+    maps: PlaneMaps, points: npt.NDArray[np.float64], likeness: float = CHECKER_LIKE
+) -> npt.NDArray[np.bool_]:
+    """Whether each plane point (mm, at the view's height) shows a checker (at least
+    ``likeness``, foreground times likeness to a checker colour)."""
     h, w = maps.foreground.shape
     xs = np.clip(np.round((points[:, 0] - VIEW_LEFT) * maps.scale).astype(int), 0, w - 1)
     ys = np.clip(np.round((points[:, 1] - VIEW_TOP) * maps.scale).astype(int), 0, h - 1)
     like: npt.NDArray[np.bool_] = (
-        maps.foreground[ys, xs] * np.abs(maps.whiteness[ys, xs]) > CHECKER_LIKE
+        maps.foreground[ys, xs] * np.abs(maps.whiteness[ys, xs]) > likeness
     )
     return like
 
@@ -1038,6 +1091,17 @@ def _judge_rest(
         # or more pips, no side beyond what a flat die shows) or its rest is unsure
         footprint = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE / 2)
         if not _touches_something(maps, footprint, others):
+            sureness = 1.0
+        elif maps is not None and not _support_beside(
+            maps,
+            heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane),
+            face_mm,
+            face.angle,
+            predicted,
+            others,
+        ):
+            # what the ring round its corners took for something (a shadow, anything not
+            # checker-coloured) lies beyond none of its sides: nothing to lean on, so flat
             sureness = 1.0
         else:
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker

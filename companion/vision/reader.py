@@ -496,17 +496,21 @@ def settle_free_dice(
     bar: Counts,
     edge: float = 0.0,
 ) -> list[dice.FoundDie]:
-    """Dice leaning on nothing (:func:`leans_on_nothing`) read as flat, as surely as their face.
+    """Dice read flat but unsure, leaning on nothing (:func:`leans_on_nothing`), read as flat,
+    as surely as their face.
 
-    A die the frame shows surely cocked (its top squashed, a side's pips in view) is not
-    settled: "nothing near" rests on the checkers read, and the checker a die leans on is
-    the one it hides. The two disagree, so the die's rest is called unsure.
+    A die the frame shows cocked at all (its top squashed, a side's pips in view, however
+    faintly) is not settled: "nothing near" rests on the checkers read, and the checker a die
+    leans on is the one it hides. The two disagree, so the die's rest is called unsure (three
+    development dice cocked on what the reader missed were settled flat when faint evidence
+    gave way to "nothing near").
     """
     settled = []
     for die in found:
         if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
-            if not die.reading.flat and die.reading.confidence > dice.UNSURE_REST:
-                reading = replace(die.reading, confidence=dice.UNSURE_REST)
+            if not die.reading.flat:
+                confidence = min(die.reading.confidence, dice.UNSURE_REST)
+                reading = replace(die.reading, confidence=confidence)
             else:
                 reading = replace(die.reading, flat=True, confidence=die.face_confidence)
             die = replace(die, reading=reading)

@@ -1,0 +1,80 @@
+"""A die touching something may lean on it: a flat die's rest is called sure only when nothing
+it could lean on lies beyond any of its sides (:func:`companion.vision.dice._support_beside`),
+and a die leaning on a checker is never let stand as flat surely.
+
+Frames are rendered at 1280x720 on development seeds' cameras, boards and lights, the dice
+placed by the simulator: one cocked against a checker at a given tilt (or lying flat against
+one), the other flat in open space.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+from companion.rules.position import Position
+from companion.sim import DieSpec, InvalidScene, random_scene, render
+from companion.vision import reader
+from companion.vision.calibrate import calibrate
+from companion.vision.profile import Profile
+from companion.vision.reading import DieReading
+
+SEEDS = (5310, 7336)
+OPENING = Position.opening().to_absolute("white")
+SURE = 0.5
+
+
+@lru_cache(maxsize=len(SEEDS))
+def profile(seed: int) -> Profile:
+    frame = render(random_scene(seed, OPENING))
+    corners: Any = frame.truth["board_corners_px"]
+    return calibrate(frame.image, corners=corners)
+
+
+def read_first_die(seed: int, spec: DieSpec) -> tuple[DieReading | None, dict[str, Any]]:
+    """The reading nearest the first die's truth (None when none lies within 20 px)."""
+    try:
+        frame = render(random_scene(seed, OPENING, dice=(spec, DieSpec(5)), on_roll="white"))
+    except InvalidScene:
+        pytest.skip(f"seed {seed} has no room for {spec}")
+    dice_truth: Any = frame.truth["dice"]
+    truth: dict[str, Any] = dice_truth[0]
+    reading = reader.read_frame(frame.image, profile(seed), "white")
+    near = [d for d in reading.dice if math.dist(d.center_px, truth["center_px"]) < 20]
+    return (
+        min(near, key=lambda d: math.dist(d.center_px, truth["center_px"])) if near else None
+    ), truth
+
+
+class TestLeaningOnAChecker:
+    @pytest.mark.parametrize("seed", SEEDS)
+    @pytest.mark.parametrize(
+        ("value", "tilt"), [(4, 20.0), (2, 25.0), (6, 30.0), (3, 35.0), (1, 40.0)]
+    )
+    def test_a_die_leaning_on_a_checker_is_never_read_surely_flat(
+        self, seed: int, value: int, tilt: float
+    ) -> None:
+        die, truth = read_first_die(
+            seed, DieSpec(value, rest="cocked", tilt=tilt, support="checker")
+        )
+        assert not truth["flat"] and truth["leaning_on"] == "checker"
+        if die is not None:
+            assert not (die.flat and die.confidence >= SURE), (
+                f"a die leaning {tilt} degrees on a checker let stand as flat: {die}"
+            )
+
+
+class TestLyingAgainstAChecker:
+    @pytest.mark.parametrize("seed", SEEDS)
+    @pytest.mark.parametrize("value", [3, 5, 6])
+    def test_a_flat_die_against_a_checker_is_read_flat_never_surely_cocked(
+        self, seed: int, value: int
+    ) -> None:
+        die, truth = read_first_die(seed, DieSpec(value, touching="checker"))
+        assert truth["flat"]
+        assert die is not None, "the die touching a checker was not found"
+        assert die.value == value
+        assert die.flat or die.confidence < SURE, f"a flat die called cocked surely: {die}"
