@@ -1407,36 +1407,21 @@ def _strips_of_field(image: Image, guess: _Guess) -> bool:
     """
     strips = guess.strips
     to_image = _homographies(guess.corners[None])[0]
-    lines: list[FloatArray] = []
     along = np.linspace(0.05, 0.95, 60) * g.PLAY_WIDTH
-    if strips.edge >= SEEN_STRIP:
-        for y in (strips.edge * NEAR_POINTS, g.PLAY_HEIGHT - strips.edge * NEAR_POINTS):
-            lines.append(np.column_stack([along, np.full(60, y)]))
+    # each strip's middle: a line inside the playing area's side
+    sides = [(0, strips.edge), (2, strips.edge)] if strips.edge >= SEEN_STRIP else []
     if strips.frame >= SEEN_STRIP:
-        down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
-        for x in (strips.frame * NEAR_POINTS, g.PLAY_WIDTH - strips.frame * NEAR_POINTS):
-            lines.append(np.column_stack([np.full(60, x), down]))
-    if not lines:
+        sides += [(3, strips.frame), (1, strips.frame)]
+    if not sides:
         return False
-    pixels = np.asarray(image, np.uint8)
-    height, width = pixels.shape[:2]
+    middle = np.column_stack([along, np.full(60, g.PLAY_HEIGHT / 2)])
+    field = np.median(_lab_at(image, to_image, middle), axis=0)
 
-    def colours(points: FloatArray) -> FloatArray:
-        """L*a*b* (lightness halved) of the frame's pixels at plane ``points``: only those
-        pixels are converted (a whole 12-megapixel photo would take a third of a second)."""
-        spots = _project(to_image, points)
-        xs = np.clip(np.round(spots[:, 0]), 0, width - 1).astype(np.intp)
-        ys = np.clip(np.round(spots[:, 1]), 0, height - 1).astype(np.intp)
-        lab = cv2.cvtColor(np.ascontiguousarray(pixels[ys, xs][:, None]), cv2.COLOR_BGR2LAB)
-        sampled = lab[:, 0].astype(np.float64)
-        sampled[:, 0] *= 0.5
-        return sampled
+    def shows_field(line: FloatArray) -> bool:
+        distances = np.linalg.norm(_lab_at(image, to_image, line) - field, axis=1)
+        return float(np.mean(distances <= STRIP_COLOUR)) >= STRIP_SHOWN
 
-    field = np.median(colours(np.column_stack([along, np.full(60, g.PLAY_HEIGHT / 2)])), axis=0)
-    return all(
-        float(np.mean(np.linalg.norm(colours(line) - field, axis=1) <= STRIP_COLOUR)) >= STRIP_SHOWN
-        for line in lines
-    )
+    return all(shows_field(_side_line(side, -width * NEAR_POINTS, along)) for side, width in sides)
 
 
 def _proven(guess: _Guess, texture: float, quarter: float = MIN_QUARTER_CONTRAST) -> bool:
@@ -1753,6 +1738,21 @@ INSIDE_SHARE = 0.7
 opposite side for the strip to be kept (:func:`grow_to_field`)."""
 
 
+_DOWN = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
+"""Where spots lie down a line along one of the playing area's ends (mm from the top row)."""
+
+
+def _side_line(side: int, offset: float, along: FloatArray) -> FloatArray:
+    """Plane spots on the line ``offset`` millimetres out from one side of a playing area (0
+    top, 1 right, 2 bottom, 3 left, as the plane has them; negative: in): at ``along`` on the
+    rows' lines, at :data:`_DOWN` on the ends'."""
+    if side in (0, 2):
+        y = -offset if side == 0 else g.PLAY_HEIGHT + offset
+        return np.column_stack([along, np.full(len(along), y)])
+    x = g.PLAY_WIDTH + offset if side == 1 else -offset
+    return np.column_stack([np.full(len(_DOWN), x), _DOWN])
+
+
 def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArray:
     """L*a*b* (lightness halved: light falls unevenly) of the frame's pixels at plane
     ``points`` (..., 2): only those pixels are converted."""
@@ -1777,17 +1777,8 @@ def _field_shares(
 ) -> FloatArray:
     """For lines parallel to one side of a playing area (0 top, 1 right, 2 bottom, 3 left, as
     the plane has them), ``offsets`` millimetres out from it (negative: in), the share of each
-    line's spots that show the field's colour. ``along`` places the spots on the rows' lines;
-    the ends' lines run down their length."""
-    down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
-    lines = []
-    for offset in offsets:
-        if side in (0, 2):
-            y = -offset if side == 0 else g.PLAY_HEIGHT + offset
-            lines.append(np.column_stack([along, np.full(len(along), y)]))
-        else:
-            x = g.PLAY_WIDTH + offset if side == 1 else -offset
-            lines.append(np.column_stack([np.full(len(down), x), down]))
+    line's spots that show the field's colour (:func:`_side_line`)."""
+    lines = [_side_line(side, offset, along) for offset in offsets]
     colours = _lab_at(image, to_image, np.array(lines))
     return np.asarray((np.linalg.norm(colours - field, axis=-1) <= STRIP_COLOUR).mean(axis=1))
 
@@ -1868,20 +1859,12 @@ PAST_SIDE = (3.0, 10.0)
 """Where past each side (millimetres) the frame's colour is looked at."""
 
 
-def _colour_past(image: Image, to_image: FloatArray, side: int, offset: float) -> FloatArray:
+def _colour_past(image: Image, to_image: FloatArray, side: int) -> FloatArray:
     """The median colour (L*a*b*, lightness halved) of the band :data:`PAST_SIDE` past one
-    side of a playing area (0 top, 1 right, 2 bottom, 3 left, as the plane has them), itself
-    moved out by ``offset`` millimetres."""
+    side of a playing area (0 top, 1 right, 2 bottom, 3 left, as the plane has them)."""
     along = np.linspace(0.05, 0.95, 80) * g.PLAY_WIDTH
-    down = np.linspace(0.05, 0.95, 60) * g.PLAY_HEIGHT
-    lines = []
-    for past in np.arange(PAST_SIDE[0], PAST_SIDE[1] + 1e-9, 1.0) + offset:
-        if side in (0, 2):
-            y = -past if side == 0 else g.PLAY_HEIGHT + past
-            lines.append(np.column_stack([along, np.full(len(along), y)]))
-        else:
-            x = g.PLAY_WIDTH + past if side == 1 else -past
-            lines.append(np.column_stack([np.full(len(down), x), down]))
+    pasts = np.arange(PAST_SIDE[0], PAST_SIDE[1] + 1e-9, 1.0)
+    lines = [_side_line(side, past, along) for past in pasts]
     return np.asarray(np.median(_lab_at(image, to_image, np.concatenate(lines)), axis=0))
 
 
@@ -1889,7 +1872,7 @@ def _framed(image: Image, corners: FloatArray) -> bool:
     """Whether the frame's colour lies round a playing area (the frame's pixels, the plane's
     order), past its ends as past its rows."""
     to_image = _homographies(corners[None])[0]
-    colours = [_colour_past(image, to_image, side, 0.0) for side in range(4)]
+    colours = [_colour_past(image, to_image, side) for side in range(4)]
     rows = (colours[0], colours[2])
     return all(
         min(float(np.linalg.norm(colours[end] - row)) for row in rows) <= FRAME_COLOUR
