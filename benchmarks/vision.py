@@ -51,6 +51,14 @@ cocked die let stand surely, so the roll was judged valid), readable 12.0% (all
 boards exact), die values 92.8%, cocked caught 76.0%, flat called cocked 4.7% (surely: 3.2% /
 0.0%), board found 95% (4% wrong), read median 48.1 ms. Boards with strips: the finder 38
 found, 45 wrong, 17 refused; 1 confidently wrong reading of 100.
+Session 7 (the same frames but those with a hand, whose hands are new): confident but wrong
+0.0% (a die by a point in doubt may lean on a whole line there; a die shown cocked at all is
+never settled flat), readable 12.6% (all exact), die values 92.6%, cocked caught 77.6%, flat
+called cocked 6.7% (surely: 0.0% / 0.0%; dice left unsure 37.4% -> 33.2%), board found 94%
+(5% wrong), read median 51.5 ms (43.4 ms CPU in benchmarks/read_speed.py; the machine was
+busy). Boards with strips: the finder 45 found, 25 wrong, 30 refused; 19 readable (18 exact,
+1 confidently wrong), 8 of 2140 sure points wrong; their halves measured on 96 (boards within
+2.5 mm of the standard one are read as it, not within 6 mm).
 """
 
 from __future__ import annotations
