@@ -17,13 +17,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from companion import geometry as g
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
-from companion.vision import checkers, dice, pips, reader
+from companion.vision import dice, pips, reader
 from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
-from companion.vision.reading import Counts, DieReading, Reading
+from companion.vision.reading import DieReading, Reading
 
 SETUP: dict[str, Any] = {
     "style": "tournament-red",
@@ -108,30 +107,6 @@ class TestSquareness:
         assert fit is not None and len(fit.cells) == 5
         assert fit.aspect == pytest.approx(squash, abs=0.04)
         assert fit.aspect < dice.SQUARE_FACE
-
-
-class TestSettling:
-    @staticmethod
-    def die(flat: bool, confidence: float) -> dice.FoundDie:
-        # the middle of the home board's open space: no wall near, and no checker read
-        x, y = (g.BAR_RIGHT + g.PLAY_WIDTH) / 2, g.PLAY_HEIGHT / 2
-        reading = DieReading(5, flat, g.half_of(x, y), (0.0, 0.0), confidence)
-        return dice.FoundDie(reading, (x, y), g.DIE_SIZE, (x, y), 1.0, (x, y))
-
-    def test_a_die_leaning_on_nothing_is_settled_flat(self) -> None:
-        # read flat but unsure: it touched something the dice finder could not tell apart
-        empty = [checkers.RegionReading(0, 1.0) for _ in range(24)]
-        die = self.die(True, 0.2)
-        (settled,) = reader.settle_free_dice([die], empty, Counts(0, 0))
-        assert settled.reading.flat and settled.reading.confidence == 1.0
-
-    def test_a_die_surely_cocked_where_no_checker_was_read_is_unsure(self) -> None:
-        # the checker it leans on may be the one it hides: neither reading wins
-        empty = [checkers.RegionReading(0, 1.0) for _ in range(24)]
-        die = self.die(False, 1.0)
-        (settled,) = reader.settle_free_dice([die], empty, Counts(0, 0))
-        assert not settled.reading.flat
-        assert settled.reading.confidence < reader.CONFIDENCE_THRESHOLD
 
 
 FRAMES = range(5000, 5008)

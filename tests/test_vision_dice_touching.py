@@ -15,15 +15,14 @@ from typing import Any
 
 import pytest
 
-from companion.rules.position import Position
 from companion.sim import DieSpec, InvalidScene, random_scene, render
 from companion.vision import reader
 from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
 from companion.vision.reading import DieReading
+from tests.test_vision_board import OPENING
 
 SEEDS = (5310, 7336)
-OPENING = Position.opening().to_absolute("white")
 SURE = 0.5
 
 

@@ -173,12 +173,13 @@ class TestDiceLeaning:
         """However faint the tilt, "nothing near to lean on" rests on the checkers read, and
         the one a die leans on is the one it hides: its rest stays in doubt."""
         die = found_die(120.0, g.PLAY_HEIGHT / 2)
-        for sureness in (0.1, 0.3, 0.9):
+        for sureness in (0.1, 0.3, 0.9, 1.0):
             cocked = dice.FoundDie(
                 DieReading(4, False, "outer", (0.0, 0.0), sureness), die.centre_mm,
                 g.DIE_SIZE, die.view_mm, 0.9, die.footprint_mm,
             )  # fmt: skip
             settled = reader.settle_free_dice([cocked], empty_points(), Counts(0, 0))
+            assert not settled[0].reading.flat
             assert settled[0].reading.confidence <= dice.UNSURE_REST
 
 

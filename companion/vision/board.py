@@ -1414,14 +1414,12 @@ def _strips_of_field(image: Image, guess: _Guess) -> bool:
         sides += [(3, strips.frame), (1, strips.frame)]
     if not sides:
         return False
-    middle = np.column_stack([along, np.full(60, g.PLAY_HEIGHT / 2)])
-    field = np.median(_lab_at(image, to_image, middle), axis=0)
-
-    def shows_field(line: FloatArray) -> bool:
-        distances = np.linalg.norm(_lab_at(image, to_image, line) - field, axis=1)
-        return float(np.mean(distances <= STRIP_COLOUR)) >= STRIP_SHOWN
-
-    return all(shows_field(_side_line(side, -width * NEAR_POINTS, along)) for side, width in sides)
+    field = _field_colour(image, to_image, along)
+    return all(
+        _field_shares(image, to_image, field, side, np.array([-width * NEAR_POINTS]), along)[0]
+        >= STRIP_SHOWN
+        for side, width in sides
+    )
 
 
 def _proven(guess: _Guess, texture: float, quarter: float = MIN_QUARTER_CONTRAST) -> bool:
@@ -1767,6 +1765,13 @@ def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArra
     return sampled.reshape(*points.shape[:-1], 3)
 
 
+def _field_colour(image: Image, to_image: FloatArray, along: FloatArray) -> FloatArray:
+    """The median colour (:func:`_lab_at`) of the open field between the two rows' tips, at
+    ``along`` on the playing area's middle line."""
+    middle = np.column_stack([along, np.full(len(along), g.PLAY_HEIGHT / 2)])
+    return np.asarray(np.median(_lab_at(image, to_image, middle), axis=0))
+
+
 def _field_shares(
     image: Image,
     to_image: FloatArray,
@@ -1806,8 +1811,7 @@ def grow_to_field(image: Image, corners: FloatArray, shape: RowProportions) -> F
     along = np.linspace(0.03, 0.97, 120) * g.PLAY_WIDTH
     # the rows' lines, clear of the bar (which crosses the strips along the frame)
     along = along[(along < left - 10.0) | (along > g.PLAY_WIDTH - right + 10.0)]
-    middle = np.column_stack([along, np.full(len(along), g.PLAY_HEIGHT / 2)])
-    field = np.median(_lab_at(image, to_image, middle), axis=0)
+    field = _field_colour(image, to_image, along)
     offsets = np.arange(GROW_STEP, GROW_REACH + PAST_STRIP[1] + 1e-9, GROW_STEP)
     grown = []
     for side in range(4):  # top, right, bottom, left: outward from each

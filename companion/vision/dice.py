@@ -1050,6 +1050,8 @@ def _judge_rest(
     beside = _side_spots(spots, face, PATCH_PX_PER_MM)
     edges = None
     top_plane = heights.to_plane_matrix(top)
+    # points at the height of the die's top to the plane view's
+    to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane)
     if maps is not None:
         # how far its top's colour reaches toward each side: a side face shown beyond what a
         # flat die shows, or a two's or three's pips off its middle
@@ -1058,8 +1060,6 @@ def _judge_rest(
     # only ever evidence of a tilt, -inf where it shows none)
     off_centre = outline = -math.inf
     if maps is not None and (beside or edges is not None):
-        # points at the height of the die's top to the plane view's
-        to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane)
         # a cocked die shows its raised side over what it leans on: a side's pips count
         # only where something lies beyond them
         beside = [
@@ -1094,7 +1094,7 @@ def _judge_rest(
             sureness = 1.0
         elif maps is not None and not _support_beside(
             maps,
-            heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(top_plane),
+            to_view,
             face_mm,
             face.angle,
             predicted,

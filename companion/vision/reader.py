@@ -496,8 +496,8 @@ def settle_free_dice(
     bar: Counts,
     edge: float = 0.0,
 ) -> list[dice.FoundDie]:
-    """Dice read flat but unsure, leaning on nothing (:func:`leans_on_nothing`), read as flat,
-    as surely as their face.
+    """Dice read flat, leaning on nothing (:func:`leans_on_nothing`), kept flat as surely as
+    their face.
 
     A die the frame shows cocked at all (its top squashed, a side's pips in view, however
     faintly) is not settled: "nothing near" rests on the checkers read, and the checker a die
@@ -508,12 +508,12 @@ def settle_free_dice(
     settled = []
     for die in found:
         if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
-            if not die.reading.flat:
-                confidence = min(die.reading.confidence, dice.UNSURE_REST)
-                reading = replace(die.reading, confidence=confidence)
-            else:
-                reading = replace(die.reading, flat=True, confidence=die.face_confidence)
-            die = replace(die, reading=reading)
+            confidence = (
+                die.face_confidence
+                if die.reading.flat
+                else min(die.reading.confidence, dice.UNSURE_REST)
+            )
+            die = replace(die, reading=replace(die.reading, confidence=confidence))
         settled.append(die)
     return settled
 
