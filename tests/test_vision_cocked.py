@@ -179,7 +179,8 @@ class TestOffCentre:
     @staticmethod
     def evidence(face_mm: tuple[float, float], edges: tuple[float, float, float, float]) -> float:
         to_view = np.eye(3)
-        return dice._off_centre(edges, empty_board(), to_view, face_mm, 0.0, [0.0] * 4, [])
+        around = dice._Around(empty_board(), to_view, face_mm, 0.0, [0.0] * 4, [])
+        return dice._off_centre(edges, around)
 
     def test_pips_off_the_outline_s_middle_toward_a_wall_say_cocked(self) -> None:
         # the grid's centre lies 2.5 mm toward +x, where the frame's wall is: a side face's
@@ -239,9 +240,8 @@ class TestSideShownBeyond:
         predicted: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0),
         others: tuple[dice.FoundDie, ...] = (),
     ) -> float:
-        return dice._side_shown_beyond(
-            edges, empty_board(), np.eye(3), face_mm, 0.0, list(predicted), list(others)
-        )
+        around = dice._Around(empty_board(), np.eye(3), face_mm, 0.0, list(predicted), list(others))
+        return dice._side_shown_beyond(edges, around)
 
     def test_a_side_shown_toward_a_wall_says_cocked(self) -> None:
         # a die leaning 15 degrees on the frame shows about 4 mm of its raised side

@@ -464,16 +464,37 @@ def _leans_toward(
     return bool(np.mean(_checker_at(maps, view[ok], likeness)) >= SUPPORT_SHARE)
 
 
-def _support_beside(
-    maps: PlaneMaps,
-    to_view: Matrix,
-    face_mm: tuple[float, float],
-    angle: float,
-    predicted: list[float],
-    others: list[FoundDie],
-) -> bool:
-    """Whether anything a die could lean on lies beyond any side of its top (``predicted``:
-    the side a flat die shows there, :func:`_predicted_sides`).
+@dataclass(frozen=True, slots=True)
+class _Around:
+    """One die's top and what lies round it, as every piece of evidence of a tilt toward a
+    support looks at them: the plane view's maps, the top's plane to the view's
+    (``to_view``), its centre (mm) and turn, the side a flat die shows beyond each edge
+    (``predicted``, :func:`_predicted_sides`) and the other dice."""
+
+    maps: PlaneMaps
+    to_view: Matrix
+    face_mm: tuple[float, float]
+    angle: float
+    predicted: list[float]
+    others: list[FoundDie]
+
+    def leans_toward(
+        self,
+        side: int,
+        shown: float,
+        others: list[FoundDie] | None = None,
+        out_along: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+        likeness: float = CHECKER_LIKE,
+    ) -> bool:
+        """:func:`_leans_toward` from this die (``others``: the other dice unless given)."""
+        return _leans_toward(
+            self.maps, self.to_view, self.face_mm, self.angle, side, shown,
+            self.others if others is None else others, out_along, likeness,
+        )  # fmt: skip
+
+
+def _support_beside(around: _Around) -> bool:
+    """Whether anything a die could lean on lies beyond any side of its top.
 
     A cocked die tilts about one bottom edge, so the side it raises over its support is one of
     its four, and the support lies beyond that side's top edge by no more than the raised side
@@ -484,9 +505,9 @@ def _support_beside(
     die lies flat, whatever else lies round it (a shadow, anything not checker-coloured).
     """
     return any(
-        _leans_toward(
-            maps, to_view, face_mm, angle, side, predicted[side], others,
-            (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG), FAINT_CHECKER,
+        around.leans_toward(
+            side, around.predicted[side], None, (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG),
+            FAINT_CHECKER,
         )
         for side in range(4)
     )  # fmt: skip
@@ -519,15 +540,7 @@ def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, flo
     return reach[0], reach[1], reach[2], reach[3]
 
 
-def _off_centre(
-    edges: tuple[float, float, float, float],
-    maps: PlaneMaps,
-    to_view: Matrix,
-    face_mm: tuple[float, float],
-    angle: float,
-    predicted: list[float],
-    others: list[FoundDie],
-) -> float:
+def _off_centre(edges: tuple[float, float, float, float], around: _Around) -> float:
     """Evidence (mm, as :func:`tilt_evidence` counts it) from a two's or three's pips lying off
     the middle of the top's outline, toward something the die may lean on.
 
@@ -538,22 +551,12 @@ def _off_centre(
     best = -math.inf
     for side in range(4):
         shift = (edges[side ^ 1] - edges[side]) / 2  # toward ``side``: its edge is nearer
-        if shift > OFF_CENTRE and _leans_toward(
-            maps, to_view, face_mm, angle, side, predicted[side], others
-        ):
+        if shift > OFF_CENTRE and around.leans_toward(side, around.predicted[side]):
             best = max(best, 2 * (shift - OFF_CENTRE))
     return best
 
 
-def _side_shown_beyond(
-    edges: tuple[float, float, float, float],
-    maps: PlaneMaps,
-    to_view: Matrix,
-    face_mm: tuple[float, float],
-    angle: float,
-    predicted: list[float],
-    others: list[FoundDie],
-) -> float:
+def _side_shown_beyond(edges: tuple[float, float, float, float], around: _Around) -> float:
     """Evidence (mm, as :func:`tilt_evidence` counts it) from the die's own colour reaching
     beyond its top's edge, toward something it may lean on, farther than the side a flat die
     shows there: the side face a cocked die raises over its support, seen from above (a die
@@ -563,19 +566,18 @@ def _side_shown_beyond(
     Measured on 908 development dice: past 1.5 mm reached 0.6 % of flat dice and 12 % of
     cocked ones (past 2 mm none and 7 %)."""
     best = -math.inf
-    for side, (normal, _along) in enumerate(_turned_sides(angle)):
-        beyond = edges[side] - g.DIE_SIZE / 2 - predicted[side]
+    x, y = around.face_mm
+    for side, (normal, _along) in enumerate(_turned_sides(around.angle)):
+        beyond = edges[side] - g.DIE_SIZE / 2 - around.predicted[side]
         toward_die = any(
-            math.dist(face_mm, other.centre_mm) < 2 * g.DIE_SIZE
-            and (other.centre_mm[0] - face_mm[0]) * normal[0]
-            + (other.centre_mm[1] - face_mm[1]) * normal[1]
-            > 0.0
-            for other in others
+            math.dist(around.face_mm, other.centre_mm) < 2 * g.DIE_SIZE
+            and (other.centre_mm[0] - x) * normal[0] + (other.centre_mm[1] - y) * normal[1] > 0.0
+            for other in around.others
         )
         if (
             beyond > OUTLINE_SLACK
             and not toward_die
-            and _leans_toward(maps, to_view, face_mm, angle, side, predicted[side] + beyond, [])
+            and around.leans_toward(side, around.predicted[side] + beyond, [])
         ):
             best = max(best, beyond - OUTLINE_SLACK)
     return best
@@ -1059,21 +1061,21 @@ def _judge_rest(
     # (a side in shadow, or the colour of what lies beyond, shows no reach: the outline is
     # only ever evidence of a tilt, -inf where it shows none)
     off_centre = outline = -math.inf
-    if maps is not None and (beside or edges is not None):
+    around = (
+        None if maps is None else _Around(maps, to_view, face_mm, face.angle, predicted, others)
+    )
+    if around is not None and (beside or edges is not None):
         # a cocked die shows its raised side over what it leans on: a side's pips count
         # only where something lies beyond them
         beside = [
             (side, beyond)
             for side, beyond in beside
-            if _leans_toward(maps, to_view, face_mm, face.angle, side,
-                             max(predicted[side], beyond / FARTHEST_PIP_SHARE), others)
-        ]  # fmt: skip
+            if around.leans_toward(side, max(predicted[side], beyond / FARTHEST_PIP_SHARE))
+        ]
         if edges is not None and face.value in (2, 3):
-            off_centre = _off_centre(edges, maps, to_view, face_mm, face.angle, predicted, others)
+            off_centre = _off_centre(edges, around)
         if edges is not None:
-            outline = _side_shown_beyond(
-                edges, maps, to_view, face_mm, face.angle, predicted, others
-            )
+            outline = _side_shown_beyond(edges, around)
     excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre, outline)
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
@@ -1092,14 +1094,7 @@ def _judge_rest(
         footprint = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE / 2)
         if not _touches_something(maps, footprint, others):
             sureness = 1.0
-        elif maps is not None and not _support_beside(
-            maps,
-            to_view,
-            face_mm,
-            face.angle,
-            predicted,
-            others,
-        ):
+        elif around is not None and not _support_beside(around):
             # what the ring round its corners took for something (a shadow, anything not
             # checker-coloured) lies beyond none of its sides: nothing to lean on, so flat
             sureness = 1.0
