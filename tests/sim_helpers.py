@@ -75,6 +75,16 @@ def truth_corners(frame: Frame) -> Corners:
     return order_clockwise(frame.truth["board_corners_px"])  # type: ignore[arg-type]
 
 
+def found_or_refused(frame: Frame) -> None:
+    """The board finder on ``frame``: the whole playing area within tolerance, or
+    ``BoardNotFound`` (the user is asked for corners); never a wrong board."""
+    try:
+        found = board.find_board(frame.image)
+    except board.BoardNotFound:
+        return
+    assert corner_error(found.corners_px, truth_corners(frame)) < SIMULATOR_TOLERANCE_PX
+
+
 def on_frame(frame: Frame, plane: Any) -> npt.NDArray[np.float64]:
     """Points of the playing area's plane (canonical millimetres, as the truth's corners span
     it) in ``frame``'s pixels: a guess drawn from the true board."""
