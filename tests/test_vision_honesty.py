@@ -7,6 +7,8 @@ fifteen, a stray spot beside a die, a die leaning on nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from companion import geometry as g
@@ -203,6 +205,47 @@ class TestWhereADieMayRest:
         x, y, _ = g.stack_centres(4, 3)[2]
         assert reader.could_rest_there(found_die(x, y), points)
         assert reader.could_rest_there(found_die(120.0, g.PLAY_HEIGHT / 2), points)
+
+    @staticmethod
+    def reads(
+        stack_under_die: int, stack_without: int, die: dice.FoundDie, number: int = 4
+    ) -> tuple[
+        Callable[[list[dice.FoundDie]], list[checkers.RegionReading]], list[list[dice.FoundDie]]
+    ]:
+        """Points read with the given dice masked: the stack on ``number`` reads
+        ``stack_under_die`` while ``die`` is masked, ``stack_without`` when it is not."""
+        calls: list[list[dice.FoundDie]] = []
+
+        def read_round(lying: list[dice.FoundDie]) -> list[checkers.RegionReading]:
+            calls.append(list(lying))
+            points = empty_points()
+            points[number - 1] = region(stack_under_die if die in lying else stack_without, 0.2)
+            return points
+
+        return read_round, calls
+
+    def test_a_die_beside_a_stack_that_reaches_it_only_under_its_mask_stays(self) -> None:
+        # development seed 5084: a 5 lying beside a one-checker stack was dropped as the seam
+        # of the two checkers the stack read with the die hidden (it may go on under a die)
+        x, y, _ = g.stack_centres(4, 2)[1]
+        die = found_die(x + 14.0, y - 8.0, value=5)
+        assert not reader.could_rest_there(
+            die, [*empty_points()[:3], region(2), *empty_points()[4:]]
+        )
+        read_round, calls = self.reads(2, 1, die)
+        lying, points = reader.dice_clear_of_seams([die], read_round)
+        assert lying == [die]
+        assert points[3].count == 2  # read, in the end, with the die masked
+        assert calls[-1] == [die]
+
+    def test_a_seam_read_the_same_without_the_die_is_dropped(self) -> None:
+        ghost = self.at_the_seam(4, 3)
+        other = found_die(120.0, g.PLAY_HEIGHT / 2, value=6)
+        read_round, calls = self.reads(3, 3, ghost)
+        lying, points = reader.dice_clear_of_seams([ghost, other], read_round)
+        assert lying == [other]
+        assert points[3].count == 3
+        assert calls == [[ghost, other], [other]]
 
 
 class TestBorneOff:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -412,6 +413,30 @@ def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) 
     return True
 
 
+def dice_clear_of_seams(
+    found: list[dice.FoundDie],
+    read_round: Callable[[list[dice.FoundDie]], list[checkers.RegionReading]],
+) -> tuple[list[dice.FoundDie], list[checkers.RegionReading]]:
+    """The dice that could lie where they were seen, and the points read round them
+    (``read_round``: the points read with the given dice masked out).
+
+    What looked like a die where two checkers of a stack touch was their seam: the points are
+    read again without it. But a stack read with a die masked may go on under the die (a die
+    hides whether it does), and so reach a die lying beside it: a die is a seam only of a
+    stack that still reaches it read without the die.
+    """
+    regions = read_round(found)
+    kept = [die for die in found if could_rest_there(die, regions)]
+    if len(kept) == len(found):
+        return found, regions
+    without = read_round(kept)
+    beside = [die for die in found if die not in kept and could_rest_there(die, without)]
+    if not beside:
+        return kept, without
+    lying = [die for die in found if die in kept or die in beside]
+    return lying, read_round(lying)
+
+
 def among_borne_off(die: dice.FoundDie, colour: Colour, count: int, smear: float) -> bool:
     """Whether a die was seen where ``count`` checkers stand on edge in ``colour``'s tray
     (``smear``: how far toward the tray's open end their tops show, :func:`tray_smear`).
@@ -629,16 +654,13 @@ def read_frame(
     contrast = _rim_contrast(profile.reference)
     visible = _visibility(profile.reference, profile.colours)
     found_dice = dice.find_dice(image, image_to_plane, maps)
-    dice_mask = dice.dice_mask(found_dice, maps)
-
     evidence = checkers.point_evidence(maps, contrast)
-    regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
-    kept = [die for die in found_dice if could_rest_there(die, regions)]
-    if len(kept) != len(found_dice):
-        # what looked like a die was the gap where two checkers touch: read those points again
-        found_dice = kept
-        dice_mask = dice.dice_mask(found_dice, maps)
-        regions = checkers.read_points(maps, dice_mask, hiding, contrast, visible, evidence)
+
+    def read_round(lying: list[dice.FoundDie]) -> list[checkers.RegionReading]:
+        mask = dice.dice_mask(lying, maps)
+        return checkers.read_points(maps, mask, hiding, contrast, visible, evidence)
+
+    found_dice, regions = dice_clear_of_seams(found_dice, read_round)
     bar_white, bar_black = checkers.read_bar(maps)
     # a bar never seen empty (checkers lay on it at calibration) reads empty whatever lies there
     bar_confidence = 0.0 if profile.bar_hidden else min(bar_white.confidence, bar_black.confidence)
