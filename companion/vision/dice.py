@@ -34,7 +34,9 @@ A die touching nothing cannot be cocked (it would fall flat); a die touching a c
 the other die may lean on it, and since a die leaning 20-30 degrees can still show a square top,
 it is called flat surely only when nothing it could lean on (a wall, the other die, even a faint
 checker) lies beyond any of its four sides, as far out as a raised side reaches
-(:func:`_support_beside`); the reader,
+(:func:`_support_beside`), or when the faint checker colour there fills no checker-sized disc
+within reach (:func:`_checker_in_reach`: a shadow or a point's edge) and the walls within reach
+all lie at its top's edges, as a leaning die's cannot (:func:`_flat_against_walls`); the reader,
 knowing where the checkers are, settles more that lean on nothing
 (:func:`companion.vision.reader.settle_free_dice`). Side spots alone, beside a
 square top, make a cocked call unsure too: they may be a point's edge or a checker's rim. Resting
@@ -177,6 +179,28 @@ leans on nothing (:func:`_support_beside`). Measured on 71 development cocked di
 SUPPORT_SHARE = 0.3
 """Share of the band beyond a side that must show a checker for the die to lean that way (a
 checker's rim crosses part of it)."""
+WALL_TOUCH = 1.2
+"""How far (mm) a flat die's top, seen from above, may lie off a wall it touches (a camera and a
+calibration a little off): a die leaning on a wall has its top's edge at least 2.7 mm off it
+(``DIE_SIZE * (sin t - (1 - cos t) / 2)`` at 10 degrees, :func:`_flat_against_walls`). Measured
+on 21 development dice leaning on the frame and read flat: 2.2 mm and more (or their top over
+the wall, 5.6 mm and more: a side read as the top at 40-45 degrees); flat dice touching a wall
+-0.9 to 1.7 mm."""
+WALL_OVERLAP = 1.5
+"""How far (mm) a flat die's top, as read, may reach over a wall it touches."""
+CHECKER_BODY_SHARE = 0.45
+"""Least share of a checker-sized disc (:data:`CHECKER_BODY_RADIUS`) that must show even a faint
+checker (:data:`FAINT_CHECKER`) for a checker to lie there (:func:`_checker_in_reach`). Measured
+on 26 development dice leaning on a checker, read flat, with nothing else beside them (seeds
+5000-5119, 6000-6119 and the development set): their support showed 0.61, 0.79 and more; of 132
+flat dice with only faint checker colour beside them, 50 showed less than 0.45 (shadows, points'
+edges), the rest lie near a checker."""
+CHECKER_BODY_RADIUS = 14.0
+"""Radius (mm) of the disc a checker's body fills, well inside its rim (18 mm): a checker a
+little off the spot looked at, or its rim blurred, still fills it."""
+CHECKER_REACH = 15.0
+"""How far (mm) from a die's top a checker's rim may lie for the die to lean on it: past the
+widest raised side (11.3 mm), as :data:`_SUPPORT_FAR_OUT` looks."""
 EDGE_CONTRAST = 10.0
 """Least L*a*b* change along a line out of a face for its edge to show."""
 OFF_CENTRE = 1.2
@@ -493,8 +517,9 @@ class _Around:
         )  # fmt: skip
 
 
-def _support_beside(around: _Around) -> bool:
-    """Whether anything a die could lean on lies beyond any side of its top.
+def _support_beside(around: _Around, checkers: bool = True) -> bool:
+    """Whether anything a die could lean on lies beyond any side of its top (with ``checkers``
+    False, only a wall or another die).
 
     A cocked die tilts about one bottom edge, so the side it raises over its support is one of
     its four, and the support lies beyond that side's top edge by no more than the raised side
@@ -504,13 +529,117 @@ def _support_beside(around: _Around) -> bool:
     (:data:`FAINT_CHECKER`) lies in any of those four bands, there is nothing to lean on: the
     die lies flat, whatever else lies round it (a shadow, anything not checker-coloured).
     """
+    likeness = FAINT_CHECKER if checkers else math.inf
     return any(
         around.leans_toward(
-            side, around.predicted[side], None, (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG),
-            FAINT_CHECKER,
+            side, around.predicted[side], None, (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG), likeness
         )
         for side in range(4)
-    )  # fmt: skip
+    )
+
+
+def _flat_against_walls(around: _Around) -> bool:
+    """Whether the walls within a die's reach (the frame's and the bar's, where this board has
+    them) all touch its top's edges, and no other die lies within reach: a die that lies flat
+    against the walls, not one leaning on them.
+
+    A die lying flat against a wall has its top's edge over the wall's foot. A die leaning on
+    a wall tilts about its bottom edge away from it, its raised side against the wall or on its
+    top edge: its top's middle, seen from above, lies ``DIE_SIZE * (cos t / 2 + sin t)`` from
+    the wall at a tilt ``t``, so the edge of a 16 mm top square centred there at least 2.7 mm
+    off it from 10 degrees up (:data:`WALL_TOUCH`; resting on a lip 5 mm high instead, 1.7 mm
+    at the least, at 30 degrees). A die leaning on another wall keeps the side facing this one
+    upright, over its foot, so every wall in reach must touch; one a little farther off (up to
+    :data:`CHECKER_REACH`) may be what it leans on. Steep dice whose side is read as their top
+    reach over the wall (:data:`WALL_OVERLAP`)."""
+    x, y = around.face_mm
+    c, s = math.cos(around.angle), math.sin(around.angle)
+    xs = np.array([x + a * c - b * s for a, b in _TOP_CORNERS])
+    ys = np.array([y + a * s + b * c for a, b in _TOP_CORNERS])
+    layout = around.maps.layout
+    bar_left, bar_right = layout.outer[1], layout.home[0]
+    gaps = [
+        float(xs.min()) - layout.outer[0],
+        layout.home[1] - float(xs.max()),
+        float(ys.min()),
+        g.PLAY_HEIGHT - float(ys.max()),
+        bar_left - float(xs.max()) if x < bar_left else float(xs.min()) - bar_right,
+    ]
+    near = [gap for gap in gaps if gap < CHECKER_REACH]
+    if any(
+        math.dist(around.face_mm, other.centre_mm) < g.DIE_SIZE * math.sqrt(2) + CHECKER_REACH
+        for other in around.others
+    ):
+        return False
+    return bool(near) and all(-WALL_OVERLAP <= gap <= WALL_TOUCH for gap in near)
+
+
+def _checker_in_reach(around: _Around, heights: CameraHeights, top: float) -> bool:
+    """Whether a checker's body lies where a die (its top ``top`` mm up) could lean on it: a
+    disc :data:`CHECKER_BODY_RADIUS` across, centred where a checker's rim comes within
+    :data:`CHECKER_REACH` of the die's top, showing at least faintly a checker
+    (:data:`FAINT_CHECKER`) over :data:`CHECKER_BODY_SHARE` of what the die leaves in view.
+
+    :func:`_support_beside` takes any faint checker colour beyond a side for a checker (a dark
+    checker on a dark board shows faintly), and so does a die's shadow on a dark point, or a
+    point's edge a little off the calibration's. Those are strips and slivers; a checker is a
+    disc 36 mm across, and the part a leaning die hides (its top and sides, seen on the plane
+    view at the checkers' height) is left out of the share.
+    """
+    maps, scale = around.maps, around.maps.scale
+    x, y = around.face_mm
+    # checker centres, on the board's own plane (at the checkers' top, as the view shows them),
+    # whose rims lie within reach of the die's top
+    offsets = _CHECKER_CENTRES
+    c, s = math.cos(around.angle), math.sin(around.angle)
+    u = np.abs(offsets[:, 0] * c + offsets[:, 1] * s) - g.DIE_SIZE / 2
+    v = np.abs(offsets[:, 1] * c - offsets[:, 0] * s) - g.DIE_SIZE / 2
+    to_top = np.hypot(np.maximum(u, 0.0), np.maximum(v, 0.0)) + np.minimum(np.maximum(u, v), 0.0)
+    rim = to_top - g.CHECKER_DIAMETER / 2
+    centres = offsets[(rim > -_CHECKER_OVERLAP) & (rim < CHECKER_REACH)] + np.array([x, y])
+    # a checker the die leans on lies on the board beside it, inside the frame and the bar
+    layout, radius = maps.layout, g.CHECKER_DIAMETER / 2 - _CHECKER_OVERLAP
+    cx, cy = centres[:, 0], centres[:, 1]
+    inside = (cy > radius) & (cy < g.PLAY_HEIGHT - radius)
+    inside &= ((cx > layout.outer[0] + radius) & (cx < layout.outer[1] - radius)) | (
+        (cx > layout.home[0] + radius) & (cx < layout.home[1] - radius)
+    )
+    centres = centres[inside]
+    if len(centres) == 0:
+        return False
+    cols, rows = maps.layout.canonical_points(centres[:, 0], centres[:, 1])
+    cols = np.round((cols - VIEW_LEFT) * scale).astype(int)
+    rows = np.round((rows - VIEW_TOP) * scale).astype(int)
+    # the view round them
+    h, w = maps.foreground.shape
+    k = round(CHECKER_BODY_RADIUS * scale)
+    c0, c1 = max(int(cols.min()) - k, 0), min(int(cols.max()) + k + 1, w)
+    r0, r1 = max(int(rows.min()) - k, 0), min(int(rows.max()) + k + 1, h)
+    if c1 - c0 <= 2 * k or r1 - r0 <= 2 * k:
+        return True  # at the view's edge: nothing is known there
+    fg, white = maps.foreground[r0:r1, c0:c1], maps.whiteness[r0:r1, c0:c1]
+    like = (fg * np.abs(white) > FAINT_CHECKER).astype(np.float32)
+    # the die itself hides what lies under and behind it: its top and its foot as the view
+    # shows them, and all between
+    corners = [(x + a * c - b * s, y + a * s + b * c) for a, b in _TOP_CORNERS]
+    body = [heights.seen_at(p, top, VIEW_HEIGHT) for p in corners]
+    body += [heights.seen_at(p, top - g.DIE_SIZE, VIEW_HEIGHT) for p in corners]
+    bx, by = maps.layout.canonical_points(
+        np.array([p[0] for p in body]), np.array([p[1] for p in body])
+    )
+    outline = np.stack([(bx - VIEW_LEFT) * scale - c0, (by - VIEW_TOP) * scale - r0], axis=1)
+    hidden = np.zeros(like.shape, np.uint8)
+    cv2.fillConvexPoly(hidden, cv2.convexHull(outline.astype(np.float32)).astype(np.int32), 1)
+    seen = 1.0 - cv2.dilate(hidden, _HIDDEN_MARGIN).astype(np.float32)
+    disc = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
+    cv2.circle(disc, (k, k), k, 1.0, -1)
+    shown = cv2.filter2D(like * seen, -1, disc, borderType=cv2.BORDER_CONSTANT)
+    looked = cv2.filter2D(seen, -1, disc, borderType=cv2.BORDER_CONSTANT)
+    at = (np.clip(rows - r0, 0, r1 - r0 - 1), np.clip(cols - c0, 0, c1 - c0 - 1))
+    share = shown[at] / np.maximum(looked[at], 1.0)
+    # a disc the die hides mostly is no evidence either way: a checker may lie under it
+    unknown = looked[at] < _LEAST_SEEN * float(disc.sum())
+    return bool(np.any((share >= CHECKER_BODY_SHARE) | unknown))
 
 
 def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:
@@ -652,6 +781,20 @@ before it is called surely flat: past the widest raised side (11.3 mm), with roo
 _SUPPORT_FAR_ALONG = np.arange(-10.0, 10.1, 2.0)
 """Offsets (mm) along the side's edge of those looks: all of it and a little past its corners
 (the middle half alone missed two development cocked dice's checkers)."""
+_CHECKER_OVERLAP = 4.0
+"""How far (mm) a checker's rim may reach under a die's top as seen (a leaning die's top
+overhangs its support)."""
+_CHECKER_CENTRES = np.stack(np.meshgrid(*(np.arange(-45.0, 45.1, 1.0),) * 2), axis=-1).reshape(
+    -1, 2
+)
+"""Offsets (mm) from a die's top's centre where checkers it may lean on are looked for (those
+within reach are kept, :func:`_checker_in_reach`)."""
+_TOP_CORNERS = ((-8.0, -8.0), (-8.0, 8.0), (8.0, 8.0), (8.0, -8.0))
+"""A top's corners, in its own turned axes (mm from its centre)."""
+_HIDDEN_MARGIN = np.ones((5, 5), np.uint8)
+"""How far (view pixels, each way) round a die's outline its rounded edges and shadow hide."""
+_LEAST_SEEN = 0.4
+"""Least share of a checker's disc left in view for its colour there to say anything."""
 _EDGE_OUT = np.arange(4.0, 12.01, 0.25)
 """Distances (mm) from a face's centre along which its edge is looked for (the top's edges at
 8 mm, pips no farther than 5.5 mm)."""
@@ -1097,6 +1240,15 @@ def _judge_rest(
         elif around is not None and not _support_beside(around):
             # what the ring round its corners took for something (a shadow, anything not
             # checker-coloured) lies beyond none of its sides: nothing to lean on, so flat
+            sureness = 1.0
+        elif (
+            around is not None
+            and (not _support_beside(around, checkers=False) or _flat_against_walls(around))
+            and not _checker_in_reach(around, heights, top)
+        ):
+            # the faint checker colour beyond a side is no checker's body (a shadow, a point's
+            # edge), and no wall or die is there to lean on, or the walls there touch its
+            # top's edges, as only a flat die's can: flat
             sureness = 1.0
         else:
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
