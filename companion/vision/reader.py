@@ -434,6 +434,8 @@ def dice_clear_of_seams(
     if not beside:
         return kept, without
     lying = [die for die in found if die in kept or die in beside]
+    if len(lying) == len(found):
+        return found, regions  # every die stays: as first read
     return lying, read_round(lying)
 
 
