@@ -56,35 +56,28 @@ def read_first_die(seed: int, spec: DieSpec) -> tuple[DieReading | None, dict[st
 TILTS = [(5, 15.0), (4, 20.0), (2, 25.0), (6, 30.0), (3, 35.0), (1, 40.0)]
 
 
-class TestLeaningOnAChecker:
+def assert_surely_flat(die: DieReading | None, value: int, what: str) -> None:
+    assert die is not None, f"{what} was not found"
+    assert die.value == value
+    assert die.flat and die.confidence >= SURE, f"{what} left unsure: {die}"
+
+
+class TestLeaning:
+    @pytest.mark.parametrize("support", ["checker", "frame"])
     @pytest.mark.parametrize("seed", SEEDS)
     @pytest.mark.parametrize(("value", "tilt"), TILTS)
-    def test_a_die_leaning_on_a_checker_is_never_read_surely_flat(
-        self, seed: int, value: int, tilt: float
+    def test_a_die_leaning_on_a_checker_or_the_frame_is_never_read_surely_flat(
+        self, seed: int, value: int, tilt: float, support: Any
     ) -> None:
-        die, truth = read_first_die(
-            seed, DieSpec(value, rest="cocked", tilt=tilt, support="checker")
-        )
-        assert not truth["flat"] and truth["leaning_on"] == "checker"
+        die, truth = read_first_die(seed, DieSpec(value, rest="cocked", tilt=tilt, support=support))
+        assert not truth["flat"] and truth["leaning_on"] == support
         if die is not None:
             assert not (die.flat and die.confidence >= SURE), (
-                f"a die leaning {tilt} degrees on a checker let stand as flat: {die}"
+                f"a die leaning {tilt} degrees on the {support} let stand as flat: {die}"
             )
 
 
 class TestAgainstTheFrame:
-    @pytest.mark.parametrize("seed", SEEDS)
-    @pytest.mark.parametrize(("value", "tilt"), TILTS)
-    def test_a_die_leaning_on_the_frame_is_never_read_surely_flat(
-        self, seed: int, value: int, tilt: float
-    ) -> None:
-        die, truth = read_first_die(seed, DieSpec(value, rest="cocked", tilt=tilt, support="frame"))
-        assert not truth["flat"] and truth["leaning_on"] == "frame"
-        if die is not None:
-            assert not (die.flat and die.confidence >= SURE), (
-                f"a die leaning {tilt} degrees on the frame let stand as flat: {die}"
-            )
-
     def test_a_flat_die_touching_the_frame_is_read_surely_flat(self) -> None:
         # development 7336: lying square against the frame's wall, in the open field between
         # the points' tips; its top's edge lies over the wall's foot, where a leaning die's
@@ -92,9 +85,7 @@ class TestAgainstTheFrame:
         x = g.PLAY_WIDTH - g.DIE_SIZE / 2 - 0.2
         die, truth = read_first_die(7336, DieSpec(3, pose=flat_pose(3, x, 220.0, 0.0, 0.0)))
         assert truth["flat"] and truth["leaning_on"] is None
-        assert die is not None, "the die against the frame was not found"
-        assert die.value == 3
-        assert die.flat and die.confidence >= SURE, f"a flat die on the frame left unsure: {die}"
+        assert_surely_flat(die, 3, "the flat die against the frame")
 
 
 class TestLyingAgainstAChecker:
@@ -117,6 +108,4 @@ class TestFaintCheckerColourBesideAFlatDie:
         # (:func:`companion.vision.dice._checker_in_reach`): nothing there holds it up
         die, truth = read_first_die(5329, DieSpec(4))
         assert truth["flat"] and truth["leaning_on"] is None
-        assert die is not None, "the die was not found"
-        assert die.value == 4
-        assert die.flat and die.confidence >= SURE, f"a flat die on nothing left unsure: {die}"
+        assert_surely_flat(die, 4, "the flat die beside faint checker colour")

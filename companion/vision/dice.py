@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -516,6 +517,12 @@ class _Around:
             self.others if others is None else others, out_along, likeness,
         )  # fmt: skip
 
+    def top_corners(self) -> list[tuple[float, float]]:
+        """The top's four corners on the board's own plane (mm)."""
+        x, y = self.face_mm
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        return [(x + a * c - b * s, y + a * s + b * c) for a, b in _TOP_CORNERS]
+
 
 def _support_beside(around: _Around, checkers: bool = True) -> bool:
     """Whether anything a die could lean on lies beyond any side of its top (with ``checkers``
@@ -538,6 +545,21 @@ def _support_beside(around: _Around, checkers: bool = True) -> bool:
     )
 
 
+def _nothing_to_lean_on(around: _Around, heights: CameraHeights, top: float) -> bool:
+    """Whether a flat-looking die touching something has nothing beyond its sides it could
+    lean on (its top ``top`` mm up).
+
+    Either what the ring round its corners took for something (a shadow, anything not
+    checker-coloured) lies beyond none of its sides; or the faint checker colour beyond a side
+    is no checker's body (a shadow, a point's edge) and no wall or die is there, or the walls
+    there touch its top's edges, as only a flat die's can."""
+    # a wall or the other die beyond a side is a support whatever the checkers show
+    held = _support_beside(around, checkers=False)
+    if not held and not _support_beside(around):
+        return True
+    return (not held or _flat_against_walls(around)) and not _checker_in_reach(around, heights, top)
+
+
 def _flat_against_walls(around: _Around) -> bool:
     """Whether the walls within a die's reach (the frame's and the bar's, where this board has
     them) all touch its top's edges, and no other die lies within reach: a die that lies flat
@@ -552,10 +574,8 @@ def _flat_against_walls(around: _Around) -> bool:
     upright, over its foot, so every wall in reach must touch; one a little farther off (up to
     :data:`CHECKER_REACH`) may be what it leans on. Steep dice whose side is read as their top
     reach over the wall (:data:`WALL_OVERLAP`)."""
-    x, y = around.face_mm
-    c, s = math.cos(around.angle), math.sin(around.angle)
-    xs = np.array([x + a * c - b * s for a, b in _TOP_CORNERS])
-    ys = np.array([y + a * s + b * c for a, b in _TOP_CORNERS])
+    x = around.face_mm[0]
+    xs, ys = np.array(around.top_corners()).T
     layout = around.maps.layout
     bar_left, bar_right = layout.outer[1], layout.home[0]
     gaps = [
@@ -621,25 +641,38 @@ def _checker_in_reach(around: _Around, heights: CameraHeights, top: float) -> bo
     like = (fg * np.abs(white) > FAINT_CHECKER).astype(np.float32)
     # the die itself hides what lies under and behind it: its top and its foot as the view
     # shows them, and all between
-    corners = [(x + a * c - b * s, y + a * s + b * c) for a, b in _TOP_CORNERS]
-    body = [heights.seen_at(p, top, VIEW_HEIGHT) for p in corners]
-    body += [heights.seen_at(p, top - g.DIE_SIZE, VIEW_HEIGHT) for p in corners]
-    bx, by = maps.layout.canonical_points(
-        np.array([p[0] for p in body]), np.array([p[1] for p in body])
+    body = np.array(
+        [
+            _seen_in_view(heights, maps, corner, height)
+            for height in (top, top - g.DIE_SIZE)
+            for corner in around.top_corners()
+        ]
     )
-    outline = np.stack([(bx - VIEW_LEFT) * scale - c0, (by - VIEW_TOP) * scale - r0], axis=1)
+    outline = (body - (VIEW_LEFT, VIEW_TOP)) * scale - (c0, r0)
     hidden = np.zeros(like.shape, np.uint8)
     cv2.fillConvexPoly(hidden, cv2.convexHull(outline.astype(np.float32)).astype(np.int32), 1)
     seen = 1.0 - cv2.dilate(hidden, _HIDDEN_MARGIN).astype(np.float32)
-    disc = np.zeros((2 * k + 1, 2 * k + 1), np.float32)
-    cv2.circle(disc, (k, k), k, 1.0, -1)
+    disc = _disc(k)
     shown = cv2.filter2D(like * seen, -1, disc, borderType=cv2.BORDER_CONSTANT)
     looked = cv2.filter2D(seen, -1, disc, borderType=cv2.BORDER_CONSTANT)
     at = (np.clip(rows - r0, 0, r1 - r0 - 1), np.clip(cols - c0, 0, c1 - c0 - 1))
     share = shown[at] / np.maximum(looked[at], 1.0)
     # a disc the die hides mostly is no evidence either way: a checker may lie under it
-    unknown = looked[at] < _LEAST_SEEN * float(disc.sum())
+    unknown = looked[at] < _LEAST_SEEN * _disc_area(k)
     return bool(np.any((share >= CHECKER_BODY_SHARE) | unknown))
+
+
+@lru_cache(maxsize=2)
+def _disc(radius: int) -> npt.NDArray[np.float32]:
+    """A filled disc of ``radius`` view pixels, to sum a checker's body over."""
+    disc = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
+    cv2.circle(disc, (radius, radius), radius, 1.0, -1)
+    return disc
+
+
+@lru_cache(maxsize=2)
+def _disc_area(radius: int) -> float:
+    return float(_disc(radius).sum())
 
 
 def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:
@@ -789,7 +822,9 @@ _CHECKER_CENTRES = np.stack(np.meshgrid(*(np.arange(-45.0, 45.1, 1.0),) * 2), ax
 )
 """Offsets (mm) from a die's top's centre where checkers it may lean on are looked for (those
 within reach are kept, :func:`_checker_in_reach`)."""
-_TOP_CORNERS = ((-8.0, -8.0), (-8.0, 8.0), (8.0, 8.0), (8.0, -8.0))
+_TOP_CORNERS = tuple(
+    (a * g.DIE_SIZE / 2, b * g.DIE_SIZE / 2) for a, b in ((-1, -1), (-1, 1), (1, 1), (1, -1))
+)
 """A top's corners, in its own turned axes (mm from its centre)."""
 _HIDDEN_MARGIN = np.ones((5, 5), np.uint8)
 """How far (view pixels, each way) round a die's outline its rounded edges and shadow hide."""
@@ -1237,18 +1272,7 @@ def _judge_rest(
         footprint = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE / 2)
         if not _touches_something(maps, footprint, others):
             sureness = 1.0
-        elif around is not None and not _support_beside(around):
-            # what the ring round its corners took for something (a shadow, anything not
-            # checker-coloured) lies beyond none of its sides: nothing to lean on, so flat
-            sureness = 1.0
-        elif (
-            around is not None
-            and (not _support_beside(around, checkers=False) or _flat_against_walls(around))
-            and not _checker_in_reach(around, heights, top)
-        ):
-            # the faint checker colour beyond a side is no checker's body (a shadow, a point's
-            # edge), and no wall or die is there to lean on, or the walls there touch its
-            # top's edges, as only a flat die's can: flat
+        elif around is not None and _nothing_to_lean_on(around, heights, top):
             sureness = 1.0
         else:
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
