@@ -160,11 +160,12 @@ def simulator(frames: int) -> None:
     opening = Position.opening().to_absolute("white")
     counts = {
         "frames": 0, "readable": 0, "board_exact": 0, "confident_wrong": 0,
-        "dice": 0, "dice_exact": 0, "cocked": 0, "cocked_caught": 0,
+        "dice": 0, "dice_exact": 0, "dice_in_view": 0, "dice_in_view_exact": 0,
+        "cocked": 0, "cocked_caught": 0,
         "flat": 0, "flat_called_cocked": 0, "wrong_side": 0, "wrong_side_caught": 0,
         "hands": 0, "hands_unreadable": 0, "calibration_failed": 0,
         "board_found": 0, "board_tried": 0, "board_wrong": 0, "board_refused": 0,
-        "cocked_let_stand": 0, "flat_voided": 0, "rest_unsure": 0,
+        "cocked_let_stand": 0, "flat_voided": 0, "rest_unsure": 0, "sure": 0, "sure_wrong": 0,
     }  # fmt: skip
     read_times: list[float] = []
     first_times: list[float] = []
@@ -215,6 +216,11 @@ def simulator(frames: int) -> None:
         if kind == "hand" and not truth["readable"]:
             counts["hands"] += 1
             counts["hands_unreadable"] += not reading.readable
+        if truth["readable"]:
+            # what an unreadable frame still read surely: the next doubt lifted shows it
+            sure = sure_points(reading)
+            counts["sure"] += len(sure)
+            counts["sure_wrong"] += sum(reading.points[n] != truth["points"][n] for n in sure)
         if reading.readable:
             counts["readable"] += 1
             exact = same_board(reading, truth) and truth["readable"]
@@ -238,7 +244,12 @@ def simulator(frames: int) -> None:
                 key=lambda d: math.dist(d.center_px, die["center_px"]),
             )
             counts["dice"] += 1
-            counts["dice_exact"] += bool(near) and near[0].value == die["value"]
+            exact = bool(near) and near[0].value == die["value"]
+            counts["dice_exact"] += exact
+            # a die a hand hides (half its outline or more) cannot be read by anyone
+            if die.get("hidden", 0.0) < 0.5:
+                counts["dice_in_view"] += 1
+                counts["dice_in_view_exact"] += exact
             sure = bool(near) and near[0].confidence >= 0.5
             counts["rest_unsure"] += bool(near) and not sure
             if die["flat"] and not die["on_checker"]:
@@ -260,7 +271,9 @@ def simulator(frames: int) -> None:
     show("readable frames", c["readable"], c["frames"])
     show("whole board exact on readable frames", c["board_exact"], c["readable"], ">= 99.5%")
     show("confident but wrong (board or roll)", c["confident_wrong"], c["frames"], "<= 0.1%")
+    show("  points read surely but wrongly (frames with no hand)", c["sure_wrong"], c["sure"])
     show("die values exact", c["dice_exact"], c["dice"], ">= 99.5%")
+    show("  of dice in view (no hand over half of one)", c["dice_in_view_exact"], c["dice_in_view"])
     show("cocked dice caught", c["cocked_caught"], c["cocked"], ">= 97%")
     show("flat dice called cocked", c["flat_called_cocked"], c["flat"], "<= 1%")
     show("wrong-side dice caught", c["wrong_side_caught"], c["wrong_side"], ">= 99%")
