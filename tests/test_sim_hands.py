@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from companion import geometry as g
+from companion.sim import DieSpec, Frame, lighting, occluders, render, walls
 from companion.sim import board as board_model
-from companion.sim import lighting, occluders, render, walls
+from companion.sim import dice as dice_model
 from companion.sim.board import Orientation
 from companion.sim.camera import CameraSpec, make_camera
 from companion.sim.scene import Scene
@@ -210,3 +211,67 @@ def test_each_wall_shows_the_frame_behind_its_own_edge(white_home: str) -> None:
         seen += 1
         assert blue > 4 * red, world[:2]
     assert seen >= 4
+
+
+@lru_cache(maxsize=1)
+def _die_under_a_palm() -> tuple[Scene, Frame, Frame]:
+    """A tilted frame with two dice, then the same frame with a hand reaching from the near
+    side whose palm lies over the first die (fingertips 40 mm beyond it)."""
+    scene = Scene(
+        EMPTY,
+        dice=(DieSpec(5), DieSpec(2)),
+        on_roll="white",
+        camera=CameraSpec(tilt=20, size=SMALL),
+        seed=3,
+    )
+    bare = render(scene)
+    die = bare.dice[0]
+    hand = occluders.Hand(
+        die.x,
+        die.y - 40,
+        die.x,
+        die.y + 600,
+        60.0,
+        occluders.SKIN_TONES[0],
+        occluders.SLEEVES[0],
+        0.03,
+    )
+    return scene, bare, render(replace(scene, hand=hand))
+
+
+def test_the_truth_says_how_much_of_each_die_a_hand_hides() -> None:
+    """``hidden`` is the share of the die's outline the hand covers: the die under the palm
+    is mostly hidden (its centre's pixel is under the hand), the other, far from the hand,
+    not at all; with no hand, no die is hidden. The hand moves no die."""
+    _, bare, covered = _die_under_a_palm()
+    assert [d["hidden"] for d in bare.truth["dice"]] == [0.0, 0.0]
+    assert [(d.x, d.y) for d in covered.dice] == [(d.x, d.y) for d in bare.dice]
+    under, far = covered.truth["dice"]
+    assert under["hidden"] > 0.5 and far["hidden"] == 0.0
+    u, v = (round(c) for c in under["center_px"])
+    assert covered.hand_mask is not None and covered.hand_mask[v, u] > 127
+    u, v = (round(c) for c in far["center_px"])
+    assert covered.hand_mask[v, u] == 0
+    assert not covered.truth["readable"]
+
+
+def test_a_die_partly_under_the_fingertips_is_partly_hidden() -> None:
+    """Fingertips ending at the die's centre cover part of it, less than the palm does;
+    ``hidden`` agrees with the hand's mask over the die's own outline to the hundredth."""
+    scene, bare, covered = _die_under_a_palm()
+    die = bare.dice[0]
+    hand = occluders.Hand(
+        die.x, die.y, die.x, die.y + 600, 60.0, occluders.SKIN_TONES[0], occluders.SLEEVES[0], 0.03
+    )
+    frame = render(replace(scene, hand=hand))
+    share = frame.truth["dice"][0]["hidden"]
+    assert 0.0 < share < covered.truth["dice"][0]["hidden"]
+    orientation = Orientation(scene.white_home, scene.shape)
+    outline = frame.camera.project(dice_model.outline_world(die, orientation))
+    hull = cv2.convexHull(outline.astype(np.float32))
+    inside = np.zeros(frame.image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(inside, np.round(hull).astype(np.int32), 255)
+    assert frame.hand_mask is not None
+    seen = np.count_nonzero((inside > 0) & (frame.hand_mask > 127)) / np.count_nonzero(inside)
+    assert share == pytest.approx(seen, abs=0.06)
+    assert render(replace(scene, hand=hand)).truth == frame.truth

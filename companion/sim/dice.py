@@ -199,26 +199,15 @@ def draw_die(
     light: FloatArray,
 ) -> FloatArray:
     """Draws the die: rounded body, visible faces shaded by the light, pips; returns the hull."""
-    world_rotation = _world_rotation(orientation) @ pose.rotation
-    wx, wy = orientation.to_world(pose.x, pose.y)
-    centre = np.array([wx, wy, pose.height])
     cam = camera.position
-    half = SIZE / 2
+    rings = _face_rings(pose, orientation)
     faces = []
-    outline_points = []
-    rounded = _rounded_square(half * FACE_INSET, half * 0.22)
-    for value, normal_local in FACE_NORMALS.items():
-        normal = world_rotation @ np.array(normal_local)
-        u, v = _FACE_AXES[value]
-        u_w, v_w = world_rotation @ u, world_rotation @ v
-        face_centre = centre + normal * half
-        ring = face_centre + rounded[:, :1] * u_w + rounded[:, 1:] * v_w
-        outline_points.append(ring - normal * half * 0.06)
+    for value, (normal, u_w, v_w, face_centre, ring) in zip(FACE_NORMALS, rings, strict=True):
         if float(np.dot(normal, cam - face_centre)) > 0:
             distance = float(np.linalg.norm(cam - face_centre))
             faces.append((distance, value, normal, u_w, v_w, face_centre, ring))
     hull_px = cv2.convexHull(
-        camera.project_undistorted(np.concatenate(outline_points)).astype(np.float32)
+        camera.project_undistorted(_outline_of(rings)).astype(np.float32)
     ).reshape(-1, 2)
     body = np.asarray(looks.die_body, dtype=np.float64)
     pip = np.asarray(looks.die_pip, dtype=np.float64)
@@ -243,6 +232,41 @@ def draw_die(
 
 _FACE_AXES = {value: _face_axes(np.array(normal)) for value, normal in FACE_NORMALS.items()}
 """Each face's (u, v) axes in the die's own frame: fixed, so worked out once."""
+
+
+def _face_rings(
+    pose: DiePose, orientation: board.Orientation
+) -> list[tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]]:
+    """Per face (in :data:`FACE_NORMALS`' order), in the world: its outward normal, its (u, v)
+    axes, its centre and the ring of its flat part (a rounded square)."""
+    world_rotation = _world_rotation(orientation) @ pose.rotation
+    wx, wy = orientation.to_world(pose.x, pose.y)
+    centre = np.array([wx, wy, pose.height])
+    half = SIZE / 2
+    rounded = _rounded_square(half * FACE_INSET, half * 0.22)
+    rings = []
+    for value, normal_local in FACE_NORMALS.items():
+        normal = world_rotation @ np.array(normal_local)
+        u, v = _FACE_AXES[value]
+        u_w, v_w = world_rotation @ u, world_rotation @ v
+        face_centre = centre + normal * half
+        ring = face_centre + rounded[:, :1] * u_w + rounded[:, 1:] * v_w
+        rings.append((normal, u_w, v_w, face_centre, ring))
+    return rings
+
+
+def outline_world(pose: DiePose, orientation: board.Orientation) -> FloatArray:
+    """World points (x, y, height) whose projection's convex hull is the die's outline in the
+    image: every face's ring a little inside the rounded edge. Drawing and truth (how much of
+    the die a hand hides) both take the outline from here."""
+    return _outline_of(_face_rings(pose, orientation))
+
+
+def _outline_of(
+    rings: list[tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]],
+) -> FloatArray:
+    half = SIZE / 2
+    return np.concatenate([ring - normal * half * 0.06 for normal, _, _, _, ring in rings])
 
 
 def _world_rotation(orientation: board.Orientation) -> FloatArray:

@@ -739,7 +739,7 @@ def _truth(
             }
         )
     dice_json = [
-        truth.die_truth(pose, camera, orientation, moving=spec.rolling)
+        truth.die_truth(pose, camera, orientation, moving=spec.rolling, hand_mask=hand_mask)
         for pose, spec in zip(poses, scene.dice, strict=True)
     ]
     result: dict[str, object] = {

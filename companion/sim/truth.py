@@ -10,7 +10,8 @@ A frame's truth holds:
 * ``dice``: per die ``value`` (``None`` while rolling), ``flat``, ``half`` (``half_of`` the
   die's resting spot), ``center_px`` (its centre projected), ``cocked_angle``, ``on_checker``,
   ``leaning_on`` (``"checker"``, ``"frame"`` or ``None``), ``moving``, ``center_mm`` (canonical
-  x, y and height of the centre);
+  x, y and height of the centre), ``hidden`` (the share of its outline in the frame a hand
+  covers, 0.0 with no hand over it);
 * ``on_roll``, ``dice_valid`` and ``reason`` when the roller is known (``opening_roll`` when
   the dice are the opening roll, one per player);
 * ``board_corners_px``: the image positions of the playing area's corners (0, 0), (W, 0),
@@ -28,11 +29,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import cv2
 import numpy as np
+import numpy.typing as npt
 
 from companion import geometry as g
 from companion.sim import board, dice
 from companion.sim.camera import Camera
+from companion.sim.drawing import fill
 
 QUADRANT_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -73,10 +77,46 @@ def quadrants(camera: Camera, orientation: board.Orientation) -> dict[str, objec
     }
 
 
+def hidden_share(
+    pose: dice.DiePose,
+    camera: Camera,
+    orientation: board.Orientation,
+    hand_mask: npt.NDArray[np.uint8] | None,
+) -> float:
+    """The share (0-1, two decimals) of the die's outline in the frame (its top and the sides
+    the camera sees) that the hand, arm or sleeve covers: a benchmark counts the values of the
+    dice in view, and a die mostly under a hand is not. ``hand_mask`` is the frame's (lens
+    distortion included), ``None`` when nothing is over the board. A die outside the frame
+    counts by the part inside it."""
+    if hand_mask is None:
+        return 0.0
+    outline = camera.project(dice.outline_world(pose, orientation))
+    hull = cv2.convexHull(outline.astype(np.float32)).reshape(-1, 2)
+    height, width = hand_mask.shape
+    x0, y0 = np.floor(hull.min(axis=0)).astype(int) - 1
+    x1, y1 = np.ceil(hull.max(axis=0)).astype(int) + 2
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    die = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    fill(die, hull.astype(np.float64) - (x0, y0), 255)
+    inside = die > 0
+    area = int(np.count_nonzero(inside))
+    if not area:
+        return 0.0
+    covered = int(np.count_nonzero(inside & (hand_mask[y0:y1, x0:x1] > 127)))
+    return round(covered / area, 2)
+
+
 def die_truth(
-    pose: dice.DiePose, camera: Camera, orientation: board.Orientation, moving: bool = False
+    pose: dice.DiePose,
+    camera: Camera,
+    orientation: board.Orientation,
+    moving: bool = False,
+    hand_mask: npt.NDArray[np.uint8] | None = None,
 ) -> dict[str, object]:
-    """One die as the Reading JSON writes it, plus how it rests."""
+    """One die as the Reading JSON writes it, plus how it rests and how much a hand hides
+    (``hidden``, see :func:`hidden_share`; ``hand_mask`` is the frame's hand, if any)."""
     world = (*orientation.to_world(pose.x, pose.y), pose.height)
     centre_px = camera.project(np.array([world]))[0]
     # the resting spot judged by half_of is the centre of the die's footprint on the table
@@ -91,6 +131,7 @@ def die_truth(
         "leaning_on": pose.support,
         "moving": moving,
         "center_mm": [round(pose.x, 2), round(pose.y, 2), round(pose.height, 2)],
+        "hidden": hidden_share(pose, camera, orientation, hand_mask),
     }
 
 
