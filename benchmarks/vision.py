@@ -146,6 +146,11 @@ def tally_reading(counts: dict[str, int], reading: Any, truth: dict[str, Any]) -
     counts["readable"] += reading.readable
     counts["exact"] += reading.readable and exact
     counts["confident_wrong"] += reading.readable and not exact
+    tally_sure(counts, reading, truth)
+
+
+def tally_sure(counts: dict[str, int], reading: Any, truth: dict[str, Any]) -> None:
+    """Counts in how many points a reading read surely, and how many of them wrongly."""
     sure = sure_points(reading)
     counts["sure"] += len(sure)
     counts["sure_wrong"] += sum(reading.points[n] != truth["points"][n] for n in sure)
@@ -218,9 +223,7 @@ def simulator(frames: int) -> None:
             counts["hands_unreadable"] += not reading.readable
         if truth["readable"]:
             # what an unreadable frame still read surely: the next doubt lifted shows it
-            sure = sure_points(reading)
-            counts["sure"] += len(sure)
-            counts["sure_wrong"] += sum(reading.points[n] != truth["points"][n] for n in sure)
+            tally_sure(counts, reading, truth)
         if reading.readable:
             counts["readable"] += 1
             exact = same_board(reading, truth) and truth["readable"]
@@ -247,7 +250,7 @@ def simulator(frames: int) -> None:
             exact = bool(near) and near[0].value == die["value"]
             counts["dice_exact"] += exact
             # a die a hand hides (half its outline or more) cannot be read by anyone
-            if die.get("hidden", 0.0) < 0.5:
+            if die["hidden"] < 0.5:
                 counts["dice_in_view"] += 1
                 counts["dice_in_view_exact"] += exact
             sure = bool(near) and near[0].confidence >= 0.5

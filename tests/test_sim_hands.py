@@ -257,7 +257,8 @@ def test_the_truth_says_how_much_of_each_die_a_hand_hides() -> None:
 
 def test_a_die_partly_under_the_fingertips_is_partly_hidden() -> None:
     """Fingertips ending at the die's centre cover part of it, less than the palm does;
-    ``hidden`` agrees with the hand's mask over the die's own outline to the hundredth."""
+    ``hidden`` agrees with the hand's mask over the die's own outline (the outline's convex
+    hull filled at whole pixels, so to within 0.06)."""
     scene, bare, covered = _die_under_a_palm()
     die = bare.dice[0]
     hand = occluders.Hand(

@@ -553,10 +553,10 @@ def _nothing_to_lean_on(around: _Around, heights: CameraHeights, top: float) -> 
     checker-coloured) lies beyond none of its sides; or the faint checker colour beyond a side
     is no checker's body (a shadow, a point's edge) and no wall or die is there, or the walls
     there touch its top's edges, as only a flat die's can."""
+    if not _support_beside(around):
+        return True
     # a wall or the other die beyond a side is a support whatever the checkers show
     held = _support_beside(around, checkers=False)
-    if not held and not _support_beside(around):
-        return True
     return (not held or _flat_against_walls(around)) and not _checker_in_reach(around, heights, top)
 
 
@@ -641,11 +641,12 @@ def _checker_in_reach(around: _Around, heights: CameraHeights, top: float) -> bo
     like = (fg * np.abs(white) > FAINT_CHECKER).astype(np.float32)
     # the die itself hides what lies under and behind it: its top and its foot as the view
     # shows them, and all between
+    corners = around.top_corners()
     body = np.array(
         [
             _seen_in_view(heights, maps, corner, height)
             for height in (top, top - g.DIE_SIZE)
-            for corner in around.top_corners()
+            for corner in corners
         ]
     )
     outline = (body - (VIEW_LEFT, VIEW_TOP)) * scale - (c0, r0)
@@ -658,7 +659,7 @@ def _checker_in_reach(around: _Around, heights: CameraHeights, top: float) -> bo
     at = (np.clip(rows - r0, 0, r1 - r0 - 1), np.clip(cols - c0, 0, c1 - c0 - 1))
     share = shown[at] / np.maximum(looked[at], 1.0)
     # a disc the die hides mostly is no evidence either way: a checker may lie under it
-    unknown = looked[at] < _LEAST_SEEN * _disc_area(k)
+    unknown = looked[at] < _LEAST_SEEN * float(disc.sum())
     return bool(np.any((share >= CHECKER_BODY_SHARE) | unknown))
 
 
@@ -668,11 +669,6 @@ def _disc(radius: int) -> npt.NDArray[np.float32]:
     disc = np.zeros((2 * radius + 1, 2 * radius + 1), np.float32)
     cv2.circle(disc, (radius, radius), radius, 1.0, -1)
     return disc
-
-
-@lru_cache(maxsize=2)
-def _disc_area(radius: int) -> float:
-    return float(_disc(radius).sum())
 
 
 def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, float, float] | None:

@@ -430,10 +430,9 @@ def dice_clear_of_seams(
     if len(kept) == len(found):
         return found, regions
     without = read_round(kept)
-    beside = [die for die in found if die not in kept and could_rest_there(die, without)]
-    if not beside:
+    lying = [die for die in found if die in kept or could_rest_there(die, without)]
+    if len(lying) == len(kept):
         return kept, without
-    lying = [die for die in found if die in kept or die in beside]
     if len(lying) == len(found):
         return found, regions  # every die stays: as first read
     return lying, read_round(lying)
