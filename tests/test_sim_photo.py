@@ -13,8 +13,8 @@ import numpy as np
 
 from companion import geometry as g
 from companion.rules.position import Position
+from companion.sim import Frame, lighting, occluders, random_scene, render, walls
 from companion.sim import board as board_model
-from companion.sim import lighting, occluders, random_scene, render, walls
 from companion.sim.board import Orientation
 from companion.sim.camera import CameraSpec, make_camera
 from companion.sim.scene import PHOTO_LOOKS, Scene
@@ -68,19 +68,24 @@ def test_a_shaded_lamp_throws_a_pool_of_light_on_the_board() -> None:
     assert darkest_corner_ratio(lamp) < darkest_corner_ratio(no_shade) - 0.05
 
 
-def test_a_black_frames_walls_show_their_sheen_and_a_lit_top_edge() -> None:
-    """A black board's walls reflect the room: seen from a tilted camera they are lighter than
-    the black frame's top, and their rounded top edge is lighter than their middle."""
+def _black_board_lit_evenly(camera: CameraSpec, seed: int = 0) -> tuple[Frame, Orientation]:
+    """An empty black-framed board with the photo looks, in even light and without noise."""
     scene = Scene(
         EMPTY,
-        camera=CameraSpec(tilt=30, size=(1280, 720)),
+        camera=camera,
         lighting="even",
         noise=0.0,
         style="tournament-red",
+        seed=seed,
         photo=True,
     )
-    frame = render(scene)
-    orientation = Orientation(scene.white_home, CANONICAL_SHAPE)
+    return render(scene), Orientation(scene.white_home, CANONICAL_SHAPE)
+
+
+def test_a_black_frames_walls_show_their_sheen_and_a_lit_top_edge() -> None:
+    """A black board's walls reflect the room: seen from a tilted camera they are lighter than
+    the black frame's top, and their rounded top edge is lighter than their middle."""
+    frame, orientation = _black_board_lit_evenly(CameraSpec(tilt=30, size=(1280, 720)))
     image = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY).astype(float)
     seen = 0
     for index, wall in enumerate(walls._walls_in_world(orientation, CANONICAL_SHAPE)):
@@ -151,17 +156,7 @@ def test_the_boards_outline_is_smooth_against_the_table() -> None:
     """The far edge of a slightly turned board crosses the pixel rows smoothly (antialiased),
     not in stairs: where the edge crosses each column lies on a straight line to a small
     fraction of a pixel."""
-    scene = Scene(
-        EMPTY,
-        camera=CameraSpec(rotation=2.0, size=(1280, 720)),
-        lighting="even",
-        noise=0.0,
-        style="tournament-red",
-        seed=1,
-        photo=True,
-    )
-    frame = render(scene)
-    orientation = Orientation(scene.white_home, CANONICAL_SHAPE)
+    frame, orientation = _black_board_lit_evenly(CameraSpec(rotation=2.0, size=(1280, 720)), seed=1)
     outline = orientation.to_world_array(board_model.outline(CANONICAL_SHAPE))
     rim = frame.camera.project_undistorted(
         np.column_stack([outline, np.full(4, board_model.FRAME_HEIGHT)])
