@@ -69,6 +69,7 @@ from companion.vision.plane import (
     camera_heights,
     view_column,
     view_pixel,
+    view_pixels,
     view_row,
     warp_patch,
 )
@@ -480,8 +481,7 @@ def _leans_toward(
     points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
     view = cv2.perspectiveTransform(points, to_view)[0]
     view[:, 0], view[:, 1] = maps.layout.canonical_points(view[:, 0], view[:, 1])
-    cols = np.round((view[:, 0] - VIEW_LEFT) * maps.scale).astype(int)
-    rows = np.round((view[:, 1] - VIEW_TOP) * maps.scale).astype(int)
+    cols, rows = view_pixels(view[:, 0], view[:, 1], maps.scale)
     h, w = maps.foreground.shape
     ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     if not ok.any():
@@ -627,9 +627,7 @@ def _checker_in_reach(around: _Around, heights: CameraHeights, top: float) -> bo
     centres = centres[inside]
     if len(centres) == 0:
         return False
-    cols, rows = maps.layout.canonical_points(centres[:, 0], centres[:, 1])
-    cols = np.round((cols - VIEW_LEFT) * scale).astype(int)
-    rows = np.round((rows - VIEW_TOP) * scale).astype(int)
+    cols, rows = view_pixels(*maps.layout.canonical_points(centres[:, 0], centres[:, 1]), scale)
     # the view round them
     h, w = maps.foreground.shape
     k = round(CHECKER_BODY_RADIUS * scale)
@@ -946,8 +944,8 @@ def _checker_at(
     """Whether each plane point (mm, at the view's height) shows a checker (at least
     ``likeness``, foreground times likeness to a checker colour)."""
     h, w = maps.foreground.shape
-    xs = np.clip(np.round((points[:, 0] - VIEW_LEFT) * maps.scale).astype(int), 0, w - 1)
-    ys = np.clip(np.round((points[:, 1] - VIEW_TOP) * maps.scale).astype(int), 0, h - 1)
+    cols, rows = view_pixels(points[:, 0], points[:, 1], maps.scale)
+    xs, ys = np.clip(cols, 0, w - 1), np.clip(rows, 0, h - 1)
     like: npt.NDArray[np.bool_] = (
         maps.foreground[ys, xs] * np.abs(maps.whiteness[ys, xs]) > likeness
     )

@@ -77,6 +77,15 @@ def view_row(y_mm: float, scale: float) -> int:
     return round((y_mm - VIEW_TOP) * scale)
 
 
+def view_pixels(
+    xs_mm: npt.NDArray[np.float64], ys_mm: npt.NDArray[np.float64], scale: float
+) -> tuple[npt.NDArray[np.int_], npt.NDArray[np.int_]]:
+    """:func:`view_column` and :func:`view_row` of many plane points at once."""
+    columns = np.round((xs_mm - VIEW_LEFT) * scale).astype(int)
+    rows = np.round((ys_mm - VIEW_TOP) * scale).astype(int)
+    return columns, rows
+
+
 def view_pixel(x_mm: float, y_mm: float, scale: float) -> tuple[int, int]:
     """``(column, row)`` of the warped view that shows plane point ``(x_mm, y_mm)``, as
     OpenCV's drawing functions take it."""
