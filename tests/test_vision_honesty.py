@@ -46,6 +46,19 @@ class TestCamouflage:
         kept = checkers._doubt_camouflage(region(3), np.zeros(AXIS), np.zeros(AXIS))
         assert kept.confidence == 1.0
 
+    def test_a_stack_can_only_hide_more_of_its_own_colour(self) -> None:
+        """A white stack on a dark point where black checkers blend in: the next checker
+        there is white and would show; an empty point could hide a black one."""
+        camouflage = np.stack([np.zeros(AXIS), np.ones(AXIS)])
+        white_next = checkers._hiding_next(2, camouflage)
+        kept = checkers._doubt_camouflage(region(2), white_next, np.zeros(AXIS))
+        assert kept.confidence == 1.0
+        either_next = checkers._hiding_next(0, camouflage)
+        doubted = checkers._doubt_camouflage(region(0), either_next, np.zeros(AXIS))
+        assert doubted.confidence < 0.5
+        black_next = checkers._hiding_next(-2, camouflage)
+        assert checkers._doubt_camouflage(region(-2), black_next, np.zeros(AXIS)).confidence < 0.5
+
     def test_only_the_place_of_one_more_checker_matters(self) -> None:
         hiding = np.zeros(AXIS)
         hiding[: 3 * 36] = 1.0  # camouflage under the three checkers read, none beyond
@@ -106,6 +119,39 @@ class TestFifteen:
         trays = [region(1, 0.0, 0, 2, 3), region(0)]
         settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
         assert settled[24].count == 2 and settled[24].confidence >= 0.5
+
+    def test_points_in_doubt_read_empty_are_seen_empty_when_the_rest_counts_fifteen(
+        self,
+    ) -> None:
+        """Dark points where a dark checker could hide, eight of them: with fifteen checkers
+        a side counted surely elsewhere, none can hide there."""
+        regions = empty_points()
+        regions[0] = region(15)
+        regions[23] = region(-15)
+        doubted = (2, 4, 6, 8, 10, 14, 16, 18)
+        for index in doubted:
+            regions[index] = region(0, 0.2)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert all(settled[i].count == 0 and settled[i].confidence >= 0.5 for i in doubted)
+        # one checker short: it may hide on any of them, and none is seen empty
+        regions[23] = region(-14)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert all(settled[i].confidence < 0.5 for i in doubted)
+
+    def test_a_point_in_doubt_read_empty_may_hide_what_a_stack_read_unsurely_lacks(
+        self,
+    ) -> None:
+        """A stack read as two (or one) unsurely and an empty point in doubt: fifteen with the
+        two, and fifteen with one and a checker hidden on the empty point. Neither is sure."""
+        regions = empty_points()
+        regions[0] = region(13)
+        regions[23] = region(-15)
+        regions[5] = region(2, 0.2, 1)
+        alone = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert alone[5].count == 2 and alone[5].confidence >= 0.5
+        regions[7] = region(0, 0.2)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert settled[5].confidence < 0.5 and settled[7].confidence < 0.5
 
     def test_many_doubts_are_left_unsure(self) -> None:
         regions = empty_points()

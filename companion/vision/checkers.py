@@ -404,8 +404,8 @@ def _covering_centres(
 
 def camouflage_profiles(camouflage: FloatImage, scale: float) -> FloatArray:
     """Per point and mm from its base: 1 where the empty board there looks like a checker
-    colour (``camouflage``: the empty board's colour distance to the nearer checker colour), 0
-    where checkers show plainly."""
+    colour (``camouflage``: the empty board's colour distance to that checker colour), 0
+    where such checkers show plainly."""
     near = axis_profiles(camouflage, scale, BAND_HALF)
     hiding: FloatArray = np.clip((CAMOUFLAGE - near) / (CAMOUFLAGE / 2), 0.0, 1.0)
     return hiding
@@ -465,10 +465,11 @@ def read_points(
     evidence: PointEvidence | None = None,
 ) -> list[RegionReading]:
     """The signed count on every point, white's 1 to 24 (``ignore`` marks where dice lie;
-    ``camouflage`` is :func:`camouflage_profiles` of this profile: where colour cannot show
-    a checker; ``contrast`` is its :func:`rim_contrast`; ``visibility`` how plainly a checker
-    of each colour would show on every strip sample; ``evidence`` this frame's
-    :func:`point_evidence`, when already gathered)."""
+    ``camouflage`` is :func:`camouflage_profiles` of this profile for white's and for black's
+    colour, (2, 24, mm): where colour cannot show a checker of each; ``contrast`` is its
+    :func:`rim_contrast`; ``visibility`` how plainly a checker of each colour would show on
+    every strip sample; ``evidence`` this frame's :func:`point_evidence`, when already
+    gathered)."""
     scale = maps.scale
     if evidence is None:
         evidence = point_evidence(maps, contrast, visibility is not None)
@@ -496,7 +497,9 @@ def read_points(
         if reading.covered:
             readings.append(reading)
             continue
-        doubted = _doubt_camouflage(reading, camouflage[index], evidence.rings[index])
+        doubted = _doubt_camouflage(
+            reading, _hiding_next(reading.count, camouflage[:, index]), evidence.rings[index]
+        )
         # proofs that the place camouflage could hide is empty: the colour that would show
         # least there shows its rims on every stack of it, or the place is seen bare where a
         # checker would show plainly
@@ -520,6 +523,20 @@ def read_points(
     return readings
 
 
+def _hiding_next(count: int, camouflage: FloatArray) -> FloatArray:
+    """Where the board could hide the next checker on a point (``camouflage``: the point's
+    profiles for white and black): one of the stack's own colour, or either on an empty
+    point. A white stack on a point only black checkers blend into cannot hide a white one."""
+    hiding: FloatArray
+    if count > 0:
+        hiding = camouflage[0]
+    elif count < 0:
+        hiding = camouflage[1]
+    else:
+        hiding = np.maximum(camouflage[0], camouflage[1])
+    return hiding
+
+
 RIMS_SHOW = 0.6
 """Mean rim evidence along a stack read surely from which its checkers' rims count as showing."""
 RIMMED_STACKS = 2
@@ -533,7 +550,9 @@ def rims_showing(
     readings: list[RegionReading], rings: FloatArray, camouflage: FloatArray
 ) -> tuple[bool, bool]:
     """Whether white's and black's checkers show their rims in this frame where their colour
-    cannot show them (on a point of their own colour).
+    cannot show them (on a point of their own colour; ``camouflage`` as :func:`read_points`
+    takes it, per colour: a stack on a point only the other colour blends into shows its
+    outline, which proves nothing about rims).
 
     A checker's outline shows wherever the board differs from it; on a point of its own
     colour only a rim of its own can show it. Where every stack of a colour lying on such a
@@ -546,7 +565,8 @@ def rims_showing(
         if reading.covered or reading.count == 0:
             continue
         extent = _line_extent(min(abs(reading.count), 5))
-        if float(np.mean(camouflage[index][:extent])) <= HIDING_SHARE:
+        own = camouflage[0 if reading.count > 0 else 1, index]
+        if float(np.mean(own[:extent])) <= HIDING_SHARE:
             continue  # its outline shows it: no proof of a rim
         sure = reading.confidence >= SURE_STACK
         rim = float(np.mean(rings[index][:extent])) if sure else 0.0

@@ -119,9 +119,14 @@ def _checker_distances(text: str, colours: Colours) -> tuple[FloatImage, FloatIm
 
 @lru_cache(maxsize=4)
 def _camouflage(text: str, colours: Colours) -> checkers.FloatArray:
-    """Where along every point the empty board has a checker's colour (once per profile)."""
-    to_white, to_black = _checker_distances(text, colours)
-    return checkers.camouflage_profiles(np.minimum(to_white, to_black), VIEW_SCALE)
+    """Where along every point the empty board has white's and black's colour, (2, 24, mm)
+    (once per profile)."""
+    return np.stack(
+        [
+            checkers.camouflage_profiles(distance, VIEW_SCALE)
+            for distance in _checker_distances(text, colours)
+        ]
+    )
 
 
 @lru_cache(maxsize=4)
@@ -574,36 +579,47 @@ def resolve_by_fifteen(
     checker would be put (measured on 290 development frames, every tray filled that way was
     wrong). A tray seen holding checkers may be corrected: its row's length is what is in
     doubt there, not whether anything lies in it.
+
+    Unsure places read empty (a point whose board could hide a checker of its own colour, a
+    tray in doubt) may hide any number of checkers of either colour, whatever their
+    alternatives say; they only ever add to a total, so however many there are they cannot
+    trade checkers between them. When the rest comes to exactly fifteen a side in one way
+    only, with nothing left over to hide, they are all seen empty: the checkers are counted.
     """
     unsure = [i for i, r in enumerate(regions) if r.confidence < threshold]
-    if not unsure or len(unsure) > MAX_UNSURE or any(regions[i].covered for i in unsure):
+    if not unsure or any(regions[i].covered for i in unsure):
+        return regions
+    empties = [i for i in unsure if regions[i].count == 0]
+    counted = [i for i in unsure if regions[i].count != 0]
+    if len(counted) > MAX_UNSURE:
         # with many doubts, errors can cancel out in the total
         return regions
-    options = [(regions[i].count, *regions[i].alternatives) for i in unsure]
+    options = [(regions[i].count, *regions[i].alternatives) for i in counted]
     if math.prod(len(o) for o in options) > MAX_COMBINATIONS:
         return regions
     sure = [r.count for i, r in enumerate(regions) if i not in unsure]
     white = sum(c for c in sure if c > 0) + bar.white
     black = -sum(c for c in sure if c < 0) + bar.black
-    fits = [
-        choice
-        for choice in itertools.product(*options)
-        if white + sum(c for c in choice if c > 0) == 15
-        and black - sum(c for c in choice if c < 0) == 15
-    ]
+    fits = []
+    for choice in itertools.product(*options):
+        whites = white + sum(c for c in choice if c > 0)
+        blacks = black - sum(c for c in choice if c < 0)
+        if whites == 15 and blacks == 15:
+            fits.append(choice)
+        elif empties and whites <= 15 and blacks <= 15:
+            return regions  # the places read empty could hide the checkers missing
     if len(fits) != 1:
         return regions
-    changes = [i for i, count in zip(unsure, fits[0], strict=True) if regions[i].count != count]
-    if any(i in trays and regions[i].count == 0 for i in changes):
-        return regions
-    changed = len(changes)
-    if changed > MAX_SETTLED:
+    changes = [i for i, count in zip(counted, fits[0], strict=True) if regions[i].count != count]
+    if len(changes) > MAX_SETTLED:
         # unsure places that trade checkers between them can add up to fifteen with counts
         # that are both wrong: the total settles one doubtful count, not several
         return regions
     settled = list(regions)
-    for index, count in zip(unsure, fits[0], strict=True):
+    for index, count in zip(counted, fits[0], strict=True):
         settled[index] = checkers.RegionReading(count, threshold)
+    for index in empties:
+        settled[index] = checkers.RegionReading(0, threshold)
     return settled
 
 
