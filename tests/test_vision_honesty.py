@@ -103,11 +103,11 @@ class TestFifteen:
         regions[0] = region(15)
         regions[23] = region(-14)
         trays = [region(0), region(0, 0.2, -1)]
-        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5)
         assert settled[25].count == 0 and settled[25].confidence < 0.5
         # a tray's count the total agrees with is confirmed
         regions[23] = region(-15)
-        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5)
         assert settled[25].count == 0 and settled[25].confidence >= 0.5
 
     def test_a_tray_seen_holding_checkers_is_corrected_by_the_total(self) -> None:
@@ -117,7 +117,7 @@ class TestFifteen:
         regions[0] = region(13)
         regions[23] = region(-15)
         trays = [region(1, 0.0, 0, 2, 3), region(0)]
-        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5, trays=(24, 25))
+        settled = reader.resolve_by_fifteen(regions + trays, Counts(0, 0), 0.5)
         assert settled[24].count == 2 and settled[24].confidence >= 0.5
 
     def test_points_in_doubt_read_empty_are_seen_empty_when_the_rest_counts_fifteen(

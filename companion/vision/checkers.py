@@ -523,17 +523,19 @@ def read_points(
     return readings
 
 
+def _next_colours(count: int) -> tuple[int, ...]:
+    """The colours (0 white, 1 black) the next checker on a point may have: the stack's own,
+    or either on an empty point."""
+    if count == 0:
+        return (0, 1)
+    return (0,) if count > 0 else (1,)
+
+
 def _hiding_next(count: int, camouflage: FloatArray) -> FloatArray:
     """Where the board could hide the next checker on a point (``camouflage``: the point's
-    profiles for white and black): one of the stack's own colour, or either on an empty
-    point. A white stack on a point only black checkers blend into cannot hide a white one."""
-    hiding: FloatArray
-    if count > 0:
-        hiding = camouflage[0]
-    elif count < 0:
-        hiding = camouflage[1]
-    else:
-        hiding = np.maximum(camouflage[0], camouflage[1])
+    profiles for white and black, :func:`_next_colours`): a white stack on a point only black
+    checkers blend into cannot hide a white one."""
+    hiding: FloatArray = camouflage[list(_next_colours(count))].max(axis=0)
     return hiding
 
 
@@ -565,7 +567,7 @@ def rims_showing(
         if reading.covered or reading.count == 0:
             continue
         extent = _line_extent(min(abs(reading.count), 5))
-        own = camouflage[0 if reading.count > 0 else 1, index]
+        own = _hiding_next(reading.count, camouflage[:, index])
         if float(np.mean(own[:extent])) <= HIDING_SHARE:
             continue  # its outline shows it: no proof of a rim
         sure = reading.confidence >= SURE_STACK
@@ -582,7 +584,7 @@ def _least_showing(count: int, visibility: FloatArray) -> int:
     """0 (white) or 1 (black): the colour a checker next on this point would show least in
     (an empty point may hide either; a stack only more of its own)."""
     if count != 0:
-        return 0 if count > 0 else 1
+        return _next_colours(count)[0]
     place = _slot_masks()[0]
     shows = [float((place * visibility[colour]).sum()) for colour in (0, 1)]
     return int(np.argmin(shows))
@@ -621,8 +623,7 @@ def next_place_bare(
     place = _slot_masks()[abs(count)]
     if ignore is not None:
         place = place * (ignore < 0.5)
-    colours = (0, 1) if count == 0 else ((0,) if count > 0 else (1,))
-    for colour in colours:
+    for colour in _next_colours(count):
         shows = place * (visibility[colour] > 0.75)
         area = float(shows.sum()) * STRIP_STEP**2
         if area < BARE_AREA:

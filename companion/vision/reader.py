@@ -380,7 +380,8 @@ def _pip_cluster(
 
 
 def _signed_tray(tray: checkers.RegionReading, sign: int) -> checkers.RegionReading:
-    """A tray as a signed region for :func:`resolve_by_fifteen`, a checker either way possible."""
+    """A tray as a signed region for :func:`resolve_by_fifteen`: a tray read holding checkers
+    may hold one fewer or a checker or two more (a tray read empty is never filled)."""
     near = [n for n in (tray.count - 1, tray.count + 1, tray.count + 2) if 0 <= n <= 15]
     return replace(tray, count=sign * tray.count, alternatives=tuple(sign * n for n in near))
 
@@ -554,7 +555,8 @@ LEAN_MARGIN = 8.0
 LEFT_OVER = 0.35
 """Foreground (0-1) that, left over by the checkers and dice read, counts as something else."""
 MAX_UNSURE = 4
-"""The total of fifteen settles no more than this many unsure places at once."""
+"""The total of fifteen settles no more than this many unsure places read holding checkers at
+once (places read empty only ever add to the total: any number of them may be settled)."""
 MAX_SETTLED = 1
 """At most this many unsure places may change their best count to make the total fifteen."""
 MAX_COMBINATIONS = 729
@@ -565,14 +567,13 @@ def resolve_by_fifteen(
     regions: list[checkers.RegionReading],
     bar: Counts,
     threshold: float,
-    trays: tuple[int, ...] = (),
 ) -> list[checkers.RegionReading]:
     """Settles unsure places by the total of fifteen checkers a side, when only one way can.
 
-    ``regions`` are signed counts (+ white, - black): the points, then the trays (their
-    indices in ``trays``). Each unsure one offers its best count and its close alternatives;
-    if exactly one choice over all of them gives both colours fifteen checkers (with the bar),
-    the choice stands, at the threshold's confidence. A covered place is never settled.
+    ``regions`` are signed counts (+ white, - black): the points, then the trays. Each unsure
+    one read holding checkers offers its best count and its close alternatives; if exactly one
+    choice over all of them gives both colours fifteen checkers (with the bar), the choice
+    stands, at the threshold's confidence. A covered place is never settled.
 
     The total never fills a tray seen empty: a stack read one short makes the total one short
     too, and an empty tray that the checkers' colour leaves in doubt is then where the missing
@@ -706,9 +707,7 @@ def read_frame(
     if bar_confidence >= settings.threshold:  # the total of fifteen counts the bar
         trays = [_signed_tray(off_white, 1), _signed_tray(off_black, -1)]
         white_tray, black_tray = len(regions), len(regions) + 1
-        settled = resolve_by_fifteen(
-            regions + trays, bar, settings.threshold, trays=(white_tray, black_tray)
-        )
+        settled = resolve_by_fifteen(regions + trays, bar, settings.threshold)
         regions = settled[:white_tray]
         off_white = replace(settled[white_tray], count=abs(settled[white_tray].count))
         off_black = replace(settled[black_tray], count=abs(settled[black_tray].count))
