@@ -3,7 +3,9 @@ it could lean on lies beyond any of its sides (:func:`companion.vision.dice._sup
 when the faint checker colour there is no checker's body (a shadow, a point's edge:
 :func:`companion.vision.dice._checker_in_reach`), or when the walls it touches lie at its top's
 edges, where a leaning die's cannot (:func:`companion.vision.dice._flat_against_walls`); a die
-leaning on a checker or on the frame is never let stand as flat surely.
+leaning on a checker or on the frame is never let stand as flat surely. A die whose top shows
+squashed as only a steep tilt squashes it is cocked surely, even where it is unclear whether it
+rests on a checker or leans beside one (:data:`companion.vision.dice.SURE_SQUASH`).
 
 Frames are rendered at 1280x720 on development seeds' cameras, boards and lights, the dice
 placed by the simulator: one cocked against a checker or the frame at a given tilt (or lying
@@ -28,10 +30,14 @@ from companion.vision.reading import DieReading
 from tests.test_vision_board import OPENING
 
 SEEDS = (5310, 7336)
+STEEP_SEED = 5304
+"""A development seed whose checkers a steeply cocked die leans on fill part of the ring round
+it: whether it rests on a checker or beside one is unclear
+(:data:`companion.vision.dice.ON_CHECKER_UNCLEAR`)."""
 SURE = 0.5
 
 
-@lru_cache(maxsize=len(SEEDS) + 1)
+@lru_cache(maxsize=len(SEEDS) + 2)
 def profile(seed: int) -> Profile:
     frame = render(random_scene(seed, OPENING))
     corners: Any = frame.truth["board_corners_px"]
@@ -109,3 +115,26 @@ class TestFaintCheckerColourBesideAFlatDie:
         die, truth = read_first_die(5329, DieSpec(4))
         assert truth["flat"] and truth["leaning_on"] is None
         assert_surely_flat(die, 4, "the flat die beside faint checker colour")
+
+
+class TestSteeplyCockedWhereItsRestIsUnclear:
+    @pytest.mark.parametrize(("value", "tilt"), [(4, 35.0), (5, 40.0), (6, 35.0)])
+    def test_a_die_whose_top_shows_squashed_is_read_surely_cocked(
+        self, value: int, tilt: float
+    ) -> None:
+        # development 5304: leaning on a checker of a stack, checker colour over part of the
+        # ring round it; its top's pip grid measures 0.81-0.83, as no flat die's does: cocked
+        # on the checker or beside it, it is cocked either way (a roll to do again)
+        spec = DieSpec(value, rest="cocked", tilt=tilt, support="checker")
+        die, truth = read_first_die(STEEP_SEED, spec)
+        assert not truth["flat"]
+        assert die is not None, "the cocked die was not found"
+        assert die.value == value
+        assert not die.flat and die.confidence >= SURE, f"the cocked die left unsure: {die}"
+
+    @pytest.mark.parametrize("value", [4, 5, 6])
+    def test_a_flat_die_against_a_checker_there_is_never_voided_surely(self, value: int) -> None:
+        die, truth = read_first_die(STEEP_SEED, DieSpec(value, touching="checker"))
+        assert truth["flat"]
+        assert die is not None, "the die touching a checker was not found"
+        assert die.flat or die.confidence < SURE, f"a flat die called cocked surely: {die}"
