@@ -241,6 +241,10 @@ class FoundDie:
     footprint_mm: tuple[float, float] = (0.0, 0.0)
     """Where the die's middle shows on the surface it rests on (mm): for a die leaning on
     something this lies nearer to it than a flat die's foot could."""
+    alone: bool = False
+    """Read flat surely because the frame's colours show nothing beside it to lean on: a
+    checker the colour of the board beneath it shows no colour either (the reader, knowing
+    where the checkers lie, checks)."""
 
 
 _ABOVE_SPOT_LEVEL = float(np.nextafter(np.float32(SPOT_LEVEL), np.float32(np.inf)))
@@ -1112,10 +1116,11 @@ def find_dice(
         faces[id(die)] = _Seen(face, spots_px, surface, rest_unclear)
     # how each die rests is judged once all are found: a die may lean on the other, and the
     # other's pips are no side of this one
-    return [
-        replace(die, reading=_judge_rest(image, die, faces[id(die)], found, heights, maps))
-        for die in found
-    ]
+    judged = []
+    for die in found:
+        reading, alone = _judge_rest(image, die, faces[id(die)], found, heights, maps)
+        judged.append(replace(die, reading=reading, alone=alone))
+    return judged
 
 
 def _stands(
@@ -1216,9 +1221,10 @@ def _judge_rest(
     found: list[FoundDie],
     heights: CameraHeights,
     maps: PlaneMaps | None,
-) -> DieReading:
+) -> tuple[DieReading, bool]:
     """The die's reading with its rest judged: flat or cocked, and how surely (``image`` is
-    the frame it was found in, looked at again for its top's outline)."""
+    the frame it was found in, looked at again for its top's outline); and whether it was
+    called flat surely only for nothing showing beside it (:attr:`FoundDie.alone`)."""
     face, surface, face_mm, top = seen.face, seen.surface, die.centre_mm, die.top_height
     others = [other for other in found if other is not die]
     spots = seen.spots_px
@@ -1261,6 +1267,7 @@ def _judge_rest(
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
+    alone = False
     if not flat:
         # calling a roll off is as wrong as letting a cocked die stand: be as sure
         sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
@@ -1273,10 +1280,10 @@ def _judge_rest(
         # touching a checker, a wall or the other die must show it (a square face of four
         # or more pips, no side beyond what a flat die shows) or its rest is unsure
         footprint = _seen_in_view(heights, maps, face_mm, g.DIE_SIZE / 2)
-        if not _touches_something(maps, footprint, others):
-            sureness = 1.0
-        elif around is not None and _nothing_to_lean_on(around, heights, top):
-            sureness = 1.0
+        if not _touches_something(maps, footprint, others) or (
+            around is not None and _nothing_to_lean_on(around, heights, top)
+        ):
+            sureness, alone = 1.0, True
         else:
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
             # measure square too; the reader settles dice that lean on nothing at all
@@ -1284,8 +1291,8 @@ def _judge_rest(
     if seen.rest_unclear and (flat or (SQUARE_FACE - face.aspect) * SQUASH_MM < SURE_SQUASH):
         # whether it rests on a checker or beside one is a guess; a top squashed as only a
         # steep tilt squashes it is cocked either way (a die on a checker counts as cocked)
-        sureness = min(sureness, UNSURE_REST)
-    return replace(die.reading, flat=flat, confidence=min(face.confidence, sureness))
+        sureness, alone = min(sureness, UNSURE_REST), False
+    return replace(die.reading, flat=flat, confidence=min(face.confidence, sureness)), alone
 
 
 def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:

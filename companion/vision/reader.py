@@ -490,22 +490,40 @@ def leans_on_nothing(
         for other in others
     ):
         return False
-    # a checker a die could lean on is never ruled out by a count that is itself in doubt
+    return not checker_within_reach(die, regions, bar, LEAN_MARGIN)
+
+
+def checker_within_reach(
+    die: dice.FoundDie,
+    regions: list[checkers.RegionReading],
+    bar: Counts,
+    margin: float,
+    height: Callable[[checkers.RegionReading], int] | None = None,
+) -> bool:
+    """Whether a checker (on a point or the bar) lies within ``margin`` mm of a die's corners:
+    one it could lean on. ``height`` says how many checkers each point may hold: by default a
+    checker is never ruled out by a count that is itself in doubt (:func:`tallest`)."""
+    x, y = die.footprint_mm
+    reach = g.DIE_SIZE * 0.71 + margin
+    most = tallest if height is None else height
     centres = [
         centre
         for number, region in enumerate(regions, start=1)
-        for centre in g.stack_centres(number, tallest(region))
+        for centre in g.stack_centres(number, most(region))
     ]
     for colour, count in (("white", bar.white), ("black", bar.black)):
         centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
-    return all(
-        math.hypot(x - cx, y - cy) >= g.CHECKER_DIAMETER / 2 + reach for cx, cy, _ in centres
-    )
+    return any(math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach for cx, cy, _ in centres)
 
 
 UNSURE_LINE = 6
 """Checkers a point read unsurely may hold, for a die that may lean on them: as many as fit
 in a line along it."""
+
+
+def counted(region: checkers.RegionReading) -> int:
+    """The most checkers a point was read holding: its count or a close alternative."""
+    return max(abs(n) for n in (region.count, *region.alternatives))
 
 
 def tallest(region: checkers.RegionReading) -> int:
@@ -516,7 +534,7 @@ def tallest(region: checkers.RegionReading) -> int:
     alternatives can all fall short: a cocked die leaning on the checker it did not see was
     then settled flat as surely as its face, and its roll accepted.
     """
-    most = max(abs(n) for n in (region.count, *region.alternatives))
+    most = counted(region)
     if region.confidence < CONFIDENCE_THRESHOLD:
         most = max(most + 1, UNSURE_LINE)
     return most
@@ -529,7 +547,11 @@ def settle_free_dice(
     edge: float = 0.0,
 ) -> list[dice.FoundDie]:
     """Dice read flat, leaning on nothing (:func:`leans_on_nothing`), kept flat as surely as
-    their face.
+    their face; and dice the dice reader called flat surely only because the frame's colours
+    showed nothing beside them (:attr:`~companion.vision.dice.FoundDie.alone`) left unsure
+    where the reader counted a checker within reach (:func:`checker_within_reach`; a
+    doubtful point's line of six is no checker counted, and the dice reader's own look
+    round the die is the better judge there).
 
     A die the frame shows cocked at all (its top squashed, a side's pips in view, however
     faintly) is not settled: "nothing near" rests on the checkers read, and the checker a die
@@ -539,7 +561,17 @@ def settle_free_dice(
     """
     settled = []
     for die in found:
-        if not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
+        if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN, counted):
+            # flat only for its colours showing nothing beside it, yet a checker lies there:
+            # one the colour of the board beneath it (a black checker on a dark point) shows
+            # no colour, and the die may lean on it
+            die = replace(
+                die,
+                reading=replace(
+                    die.reading, confidence=min(die.reading.confidence, dice.UNSURE_REST)
+                ),
+            )
+        elif not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
             confidence = (
                 die.face_confidence
                 if die.reading.flat
@@ -552,6 +584,12 @@ def settle_free_dice(
 
 LEAN_MARGIN = 8.0
 """How far (mm) beyond a die's corners something must lie for the die to lean on it."""
+TOUCH_MARGIN = 4.0
+"""How near (mm) a die's corners a checker read must lie for a die the frame's colours show
+alone to be touching it after all: the checkers read lie where the canonical board puts
+them, real ones a few millimetres off. (Development, 225 frames: with :data:`LEAN_MARGIN`
+one frame more unreadable for a flat die lying clear of the checkers; the leaning die this
+is for lies on the checker's edge.)"""
 LEFT_OVER = 0.35
 """Foreground (0-1) that, left over by the checkers and dice read, counts as something else."""
 MAX_UNSURE = 4
