@@ -72,6 +72,22 @@ within reach; a strip past one side only is kept only where the opposite side sh
 it, as a wooden board's frame, coloured like its field and ending at a tray's border, would
 otherwise be taken for strips (two of the real photos).
 
+*Under a lamp.* A desk lamp's light fades toward the board's ends and the walls cast hard
+shadows, and the points' edges can place a row on the wrong one of two lines a few pixels
+apart: a tilted camera sees the far wall's lit top edge beyond the bases, and the near wall's
+shadow draws a line across the points short of them. So before it is grown, each row of a board
+proven without strips is settled (:func:`settle_rows`) where its points stop showing their own
+colours: a shadow darkens every point alike, which in logarithms is one shift common to all of
+them, while past the bases one colour (the wall's, the frame's) can match at most one of the
+points' two. A row moves out only across lines on which points of both colours go on: a black
+frame round black and red points (the demo's board) seems to carry the black points on past
+their bases, and a row a little inside its bases costs the reader nothing where one on the wall
+beyond them costs readings, so a row moved out also stops a millimetre short. Likewise a strip
+in a wall's shadow is its field's colour, only less lit: a spot shows the field when it has the
+field's colour, or that colour with every channel darkened alike (:func:`_shows_field`), where
+a frame or a point of another colour differs by channel; a near-white or grey field in shade is
+any grey (a rim, the blur into a black frame), so such a field shows only as lit.
+
 *Framed.* One frame runs all round a playing area. A board found a point along its rows (a
 board with strips at its ends, the first point hidden under the opening's five checkers, lines
 up as well one point along with its far end on the tray's border) has a tray or a point past
@@ -1278,7 +1294,7 @@ def find_board(image: Image) -> FoundBoard:
     if guess is not None:
         corners = guess.corners
         if guess.strips == g.NO_MARGINS:
-            corners = grow_to_field(image, corners, guess.shape)
+            corners = grow_to_field(image, settle_rows(image, corners, guess.shape), guess.shape)
         if not _framed(image, corners):
             raise BoardNotFound(
                 "no board found: the best guess lines up with two rows of points, but "
@@ -1386,6 +1402,19 @@ def _in_view(corners: FloatArray, size: tuple[int, ...]) -> bool:
 STRIP_COLOUR = 20.0
 """How far (Lab distance, lightness counted half: light falls unevenly) a spot on a strip may
 be from the field's colour between the rows and still show the field."""
+SHADE = (0.45, 1.15)
+"""How brightly (as a share of the open field's light between the rows) a spot may be lit and
+show the field in shade (:func:`_shows_field`): a desk lamp's pool fades toward the board's
+ends and the walls cast hard shadows on the strips beside them, 0.5-0.7 as bright."""
+SHADE_HUE = 0.07
+"""How far apart (natural logarithm) a spot's three channels' ratios to the field's may lie and
+still show the field in shade: a shadow darkens every channel alike, so the field in shade is
+its own colour scaled, where a frame or a point darker than the field differs by channel."""
+FIELD_HUE = 2 * SHADE_HUE
+"""How far (natural logarithm) the field's own channels must lie from their mean for its shade
+to be told at all: a near-white or grey field darkened alike is any grey, a grey rim drawn
+round the playing area or the blur between the field and a black frame as much as a strip in
+shade, so such a field shows only as lit."""
 SEEN_STRIP = 4.0
 """Narrower strips (millimetres) are too narrow to tell their colour from the points' or the
 frame's beside them."""
@@ -1751,31 +1780,68 @@ def _side_line(side: int, offset: float, along: FloatArray) -> FloatArray:
     return np.column_stack([np.full(len(_DOWN), x), _DOWN])
 
 
-def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArray:
-    """L*a*b* (lightness halved: light falls unevenly) of the frame's pixels at plane
-    ``points`` (..., 2): only those pixels are converted."""
+def _bgr_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArray:
+    """The frame's pixels at plane ``points`` (..., 2): (..., 3)."""
     pixels = np.asarray(image, np.uint8)
     height, width = pixels.shape[:2]
     spots = _project(to_image, points.reshape(-1, 2))
     xs = np.clip(np.round(spots[:, 0]), 0, width - 1).astype(np.intp)
     ys = np.clip(np.round(spots[:, 1]), 0, height - 1).astype(np.intp)
-    lab = cv2.cvtColor(np.ascontiguousarray(pixels[ys, xs][:, None]), cv2.COLOR_BGR2LAB)
-    sampled = lab[:, 0].astype(np.float64)
-    sampled[:, 0] *= 0.5
-    return sampled.reshape(*points.shape[:-1], 3)
+    return pixels[ys, xs].astype(np.float64).reshape(*points.shape[:-1], 3)
 
 
-def _field_colour(image: Image, to_image: FloatArray, along: FloatArray) -> FloatArray:
-    """The median colour (:func:`_lab_at`) of the open field between the two rows' tips, at
-    ``along`` on the playing area's middle line."""
+def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArray:
+    """L*a*b* (lightness halved: light falls unevenly) of the frame's pixels at plane
+    ``points`` (..., 2) (:func:`_lab`): only those pixels are converted."""
+    return _lab(_bgr_at(image, to_image, points))
+
+
+class _Field(NamedTuple):
+    """The open field's colour between the two rows' tips (:func:`_field_colour`)."""
+
+    lab: FloatArray
+    """As :func:`_lab_at` gives it."""
+    bgr: FloatArray
+    """The frame's own channels."""
+
+
+def _lab(bgr: FloatArray) -> FloatArray:
+    """L*a*b* (lightness halved: light falls unevenly) of the frame's colours ``bgr`` (..., 3)."""
+    pixels = np.clip(np.round(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    lab = cv2.cvtColor(pixels, cv2.COLOR_BGR2LAB)[:, 0].astype(np.float64)
+    lab[:, 0] *= 0.5
+    return np.asarray(lab.reshape(bgr.shape), dtype=np.float64)
+
+
+def _field_colour(image: Image, to_image: FloatArray, along: FloatArray) -> _Field:
+    """The median colour of the open field between the two rows' tips, at ``along`` on the
+    playing area's middle line."""
     middle = np.column_stack([along, np.full(len(along), g.PLAY_HEIGHT / 2)])
-    return np.asarray(np.median(_lab_at(image, to_image, middle), axis=0))
+    bgr = np.asarray(np.median(_bgr_at(image, to_image, middle), axis=0), dtype=np.float64)
+    return _Field(_lab(bgr), bgr)
+
+
+def _shows_field(bgr: FloatArray, field: _Field) -> npt.NDArray[np.bool_]:
+    """Whether spots of the frame's colours ``bgr`` (..., 3) show the field: its colour as
+    lit between the rows (within :data:`STRIP_COLOUR`), or that colour in shade (every channel
+    darkened alike, within :data:`SHADE_HUE`, to no less than :data:`SHADE`'s share): a strip
+    of field in a wall's shadow is no other colour, only less lit. A field with too little hue
+    of its own (:data:`FIELD_HUE`) shows only as lit."""
+    lit = np.linalg.norm(_lab(bgr) - field.lab, axis=-1) <= STRIP_COLOUR
+    own = np.log(field.bgr + 4.0)
+    if np.abs(own - own.mean()).max() < FIELD_HUE:
+        return np.asarray(lit)
+    ratios = np.log((bgr + 4.0) / (field.bgr + 4.0))
+    light = ratios.mean(axis=-1)
+    alike = np.abs(ratios - light[..., None]).max(axis=-1) <= SHADE_HUE
+    shaded = alike & (light >= math.log(SHADE[0])) & (light <= math.log(SHADE[1]))
+    return np.asarray(lit | shaded)
 
 
 def _field_shares(
     image: Image,
     to_image: FloatArray,
-    field: FloatArray,
+    field: _Field,
     side: int,
     offsets: FloatArray,
     along: FloatArray,
@@ -1784,8 +1850,138 @@ def _field_shares(
     the plane has them), ``offsets`` millimetres out from it (negative: in), the share of each
     line's spots that show the field's colour (:func:`_side_line`)."""
     lines = [_side_line(side, offset, along) for offset in offsets]
-    colours = _lab_at(image, to_image, np.array(lines))
-    return np.asarray((np.linalg.norm(colours - field, axis=-1) <= STRIP_COLOUR).mean(axis=1))
+    colours = _bgr_at(image, to_image, np.array(lines))
+    return np.asarray(_shows_field(colours, field).mean(axis=1))
+
+
+ROW_REACH = 10.0
+"""How far (millimetres) :func:`settle_rows` moves a row in or out: a frame's wall seen from a
+tilted camera, or its shadow on the field, lies a few millimetres beside the row's true line."""
+ROW_STEP = 0.5
+"""The step (millimetres) it looks across the rows in."""
+ROW_INSIDE = (-16.0, -11.0)
+"""Where inside a row (millimetres, negative: in), past the reach, each point's own colour is
+taken."""
+POINT_COLOUR = 0.3
+"""How far (logarithmic colour) a point's colour on a line may lie from its own colour inside
+the row, once the light common to the row's points is taken out, for the line to lie on it."""
+ON_POINTS = 0.6
+"""The share of a row's points that must show their own colours for a line to lie on the
+points: past the bases, one colour (the frame's, the wall's, a strip's) matches at most one of
+the points' two colours, and the opening's checkers cover four points of each row."""
+ROW_END = (2.0, 3.0, 0.3)
+"""Lines over the first millimetres of the reach must show the points (at least
+:data:`ON_POINTS` of them on average), and the row ends before the first run of lines (the
+second, millimetres) showing at most the last share on average: points under checkers, or in
+a checker's shadow, leave single lines either way."""
+LEAST_MOVE = 2.0
+"""Rows that would move less (millimetres) stay: the points' edges place a row to a pixel or
+so when it is on its bases, and the colours judge it less finely."""
+OUT_MARGIN = 1.0
+"""How far (millimetres) short of where its points seem to end a row moved out stops: the
+colours place the end to a millimetre or so, and a row that short of its bases costs the
+reader nothing where one beyond them, on the wall, costs readings."""
+EACH_COLOUR = 0.25
+"""The share of each of the points' two colours (alternate points) that must show their own
+colours on every line a row moves out across: past the bases the frame's colour can match one
+of the two colours, as a black frame round black and red points does (the black points seem
+to go on, the red ones stop at once), never both."""
+
+
+class _OnPoints(NamedTuple):
+    """How much of a row's points show their own colours on lines across it
+    (:func:`_on_points`), each of shape (lines,)."""
+
+    share: FloatArray
+    """The share of all twelve points."""
+    each: FloatArray
+    """The smaller of the two colours' shares (alternate points)."""
+
+
+def _on_points(
+    image: Image, to_image: FloatArray, shape: RowProportions, side: int, offsets: FloatArray
+) -> _OnPoints:
+    """How much of a row's points show their own colours (as inside the row, at
+    :data:`ROW_INSIDE`) on lines ``offsets`` millimetres out from the row (side 0 the top row,
+    2 the bottom, as the plane has them; negative: in).
+
+    Each point's colour is the median of five spots about its middle, in logarithms, so that a
+    shadow falling across the row (the same darkening for every point) is one shift common to
+    all points, which is taken out (their median shift); what is left shows whether each point
+    goes on. The shift is each half's own: a shadow may fall across one half only."""
+    middles, widths = _point_middles(Model(shape, False))
+    across = (middles[:, None] + np.linspace(-0.2, 0.2, 5)[None] * widths[:, None]).ravel()
+    inside = np.arange(ROW_INSIDE[0], ROW_INSIDE[1] + 1e-9, ROW_STEP)
+
+    def colours(at: FloatArray) -> FloatArray:
+        lines = np.array([_side_line(side, offset, across) for offset in at])
+        spots = np.log(_bgr_at(image, to_image, lines) + 4.0).reshape(len(at), 12, 5, 3)
+        return np.asarray(np.median(spots, axis=2))  # (lines, 12 points, 3)
+
+    own = np.median(colours(inside), axis=0)  # (12, 3)
+    moved = (colours(offsets) - own).reshape(len(offsets), 2, 6, 3)
+    light = np.median(moved.mean(axis=3), axis=2)  # (lines, halves)
+    shown = np.linalg.norm(moved - light[..., None, None], axis=3) <= POINT_COLOUR
+    each = np.minimum(shown[:, :, 0::2].mean(axis=(1, 2)), shown[:, :, 1::2].mean(axis=(1, 2)))
+    return _OnPoints(np.asarray(shown.mean(axis=(1, 2))), np.asarray(each))
+
+
+FAR_ROW = 0.97
+"""How much shorter (as a share of the other's length) a row must look to be the far one of a
+tilted camera's view, whose wall's inner face shows beyond it."""
+
+
+def settle_rows(image: Image, corners: FloatArray, shape: RowProportions) -> FloatArray:
+    """A proven board's rows (the frame's pixels, the plane's order) moved across to where its
+    points' bases end: the line beyond which the points no longer show their own colours.
+
+    The points' edges place a row on the strongest line along the bases, which under a lamp
+    need not be the bases' own: a tilted camera sees the far wall's lit top edge beyond them,
+    and the near wall's hard shadow draws a line across the points short of them, where the
+    bases meet the wall in shade with little contrast. Both lines have one colour on both
+    sides (the frame's), or the points' colours on both sides, only less lit on one; the bases'
+    line alone has the points on one side and one colour on the other. A row whose points do
+    not show where it says they do is left where it is. Only the far row of a tilted camera's
+    view (:data:`FAR_ROW`) moves in: the near wall's inner face does not show, and a real
+    board's points may end short of their row (rounded, before a strip of the frame's wood).
+    A row moves out only as far as points of both colours go on (:data:`EACH_COLOUR`): a frame
+    of one of their colours carries half the points on past the bases, nearly halfway between
+    the points' share and the share past them, and a single line of the other colour's paint
+    at the wall's foot would otherwise draw the row onto the wall. It stops
+    :data:`OUT_MARGIN` short of that: a dark frame can pass for dark points under a dim lamp
+    for a millimetre or two.
+    """
+    to_image = _homographies(corners[None])[0]
+    offsets = np.arange(-ROW_REACH, ROW_REACH + 1e-9, ROW_STEP)
+    before, after = (round(reach / ROW_STEP) for reach in ROW_END[:2])
+    top, bottom = (float(np.hypot(*(corners[b] - corners[a]))) for a, b in ((0, 1), (3, 2)))
+    far = (top < FAR_ROW * bottom, bottom < FAR_ROW * top)
+    rect = _PLANE_RECT.copy()
+    for side, corners_of_row, outwards in ((0, [0, 1], -1.0), (2, [2, 3], 1.0)):
+        share, each = _on_points(image, to_image, shape, side, offsets)
+        if share[:before].mean() < ON_POINTS:
+            continue  # the reach's inner end is not on the points
+        # the first run of lines past the points, outward; the row ends before it, where the
+        # share passes halfway between the points' and the lines' past them
+        past = [
+            i for i in range(len(offsets) - after + 1) if share[i : i + after].mean() <= ROW_END[2]
+        ]
+        if not past:
+            continue
+        halfway = (ON_POINTS + ROW_END[2]) / 2
+        on = [i for i in range(past[0]) if share[i] > halfway]
+        end = float(offsets[on[-1]]) + ROW_STEP / 2 if on else 0.0
+        if end < 0.0 and not far[side // 2]:
+            continue
+        if end > 0.0:
+            # out only across lines on which the points go on, both colours of them
+            row = int(np.searchsorted(offsets, 0.0))
+            going_on = (share[row:] > halfway) & (each[row:] >= EACH_COLOUR)
+            lines_on = int(np.argmin(going_on)) if not going_on.all() else len(going_on)
+            end = min(end, max(lines_on - 0.5, 0.0) * ROW_STEP)
+        if abs(end) >= LEAST_MOVE:
+            rect[corners_of_row, 1] += outwards * (end - OUT_MARGIN if end > 0.0 else end)
+    return _project(to_image, rect)
 
 
 def grow_to_field(image: Image, corners: FloatArray, shape: RowProportions) -> FloatArray:
