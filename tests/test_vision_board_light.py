@@ -211,7 +211,7 @@ class TestRowsSettled:
 
 
 class TestFieldInShade:
-    FIELD = board._Field(board._lab(np.array([60.0, 140.0, 90.0])), np.array([60.0, 140.0, 90.0]))
+    FIELD = board._Field.of(np.array([60.0, 140.0, 90.0]))
     """A green felt field."""
 
     def test_the_field_lit_or_in_a_wall_s_shadow_shows_the_field(self) -> None:
@@ -226,6 +226,6 @@ class TestFieldInShade:
         """A near-white field darkened alike is any grey: a grey rim drawn round the playing
         area (or the blur into a black frame) would be taken for a strip in shade."""
         white = np.array([222.0, 236.0, 240.0])  # the tournament boards' field
-        field = board._Field(board._lab(white), white)
+        field = board._Field.of(white)
         assert board._shows_field(white, field)
         assert not board._shows_field(np.array([150.0, 152.0, 154.0]), field)

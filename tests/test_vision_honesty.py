@@ -8,6 +8,7 @@ fifteen, a stray spot beside a die, a die leaning on nothing.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 
@@ -207,6 +208,21 @@ class TestDiceLeaning:
         assert reader.tallest(region(2, 1.0, 3)) == 3
         assert reader.tallest(region(2, 0.2, 3)) == reader.UNSURE_LINE
         assert reader.tallest(region(-7, 0.2, -8)) == 9
+
+    def test_a_die_seen_alone_by_a_counted_checker_is_left_unsure(self) -> None:
+        """The dice reader called it flat surely for nothing showing beside it
+        (``FoundDie.alone``); a checker the colour of the board beneath it shows nothing, but
+        the reader counted one 2 mm from the die's corners. 14 mm away, the die stays sure."""
+        x, y, _ = g.stack_centres(20, 1)[0]
+        corner = g.CHECKER_DIAMETER / 2 + g.DIE_SIZE * 0.71
+        points = empty_points()
+        points[19] = region(1)
+        near = replace(found_die(x, y + corner + 2.0), alone=True)
+        settled = reader.settle_free_dice([near], points, Counts(0, 0))
+        assert settled[0].reading.flat and settled[0].reading.confidence < 0.5
+        far = replace(found_die(x, y + corner + 14.0), alone=True)
+        settled = reader.settle_free_dice([far], points, Counts(0, 0))
+        assert settled[0].reading.confidence >= 0.5
 
     def test_free_dice_are_settled_flat_as_surely_as_their_face(self) -> None:
         die = found_die(120.0, g.PLAY_HEIGHT / 2)

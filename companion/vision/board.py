@@ -1796,6 +1796,17 @@ def _lab_at(image: Image, to_image: FloatArray, points: FloatArray) -> FloatArra
     return _lab(_bgr_at(image, to_image, points))
 
 
+LOG_OFFSET = 4.0
+"""Added to the frame's channels before their logarithm (:func:`_log_colour`): a black pixel's
+noise would otherwise swing it without end."""
+
+
+def _log_colour(bgr: FloatArray) -> FloatArray:
+    """The frame's colours in logarithms, so that light falling on them (a shadow, a lamp's
+    pool) is one shift of every channel alike."""
+    return np.asarray(np.log(bgr + LOG_OFFSET), dtype=np.float64)
+
+
 class _Field(NamedTuple):
     """The open field's colour between the two rows' tips (:func:`_field_colour`)."""
 
@@ -1803,6 +1814,13 @@ class _Field(NamedTuple):
     """As :func:`_lab_at` gives it."""
     bgr: FloatArray
     """The frame's own channels."""
+    hued: bool
+    """Whether it has hue enough of its own to tell in shade (:data:`FIELD_HUE`)."""
+
+    @classmethod
+    def of(cls, bgr: FloatArray) -> _Field:
+        own = _log_colour(bgr)
+        return cls(_lab(bgr), bgr, bool(np.abs(own - own.mean()).max() >= FIELD_HUE))
 
 
 def _lab(bgr: FloatArray) -> FloatArray:
@@ -1818,7 +1836,7 @@ def _field_colour(image: Image, to_image: FloatArray, along: FloatArray) -> _Fie
     playing area's middle line."""
     middle = np.column_stack([along, np.full(len(along), g.PLAY_HEIGHT / 2)])
     bgr = np.asarray(np.median(_bgr_at(image, to_image, middle), axis=0), dtype=np.float64)
-    return _Field(_lab(bgr), bgr)
+    return _Field.of(bgr)
 
 
 def _shows_field(bgr: FloatArray, field: _Field) -> npt.NDArray[np.bool_]:
@@ -1828,10 +1846,9 @@ def _shows_field(bgr: FloatArray, field: _Field) -> npt.NDArray[np.bool_]:
     of field in a wall's shadow is no other colour, only less lit. A field with too little hue
     of its own (:data:`FIELD_HUE`) shows only as lit."""
     lit = np.linalg.norm(_lab(bgr) - field.lab, axis=-1) <= STRIP_COLOUR
-    own = np.log(field.bgr + 4.0)
-    if np.abs(own - own.mean()).max() < FIELD_HUE:
+    if not field.hued:
         return np.asarray(lit)
-    ratios = np.log((bgr + 4.0) / (field.bgr + 4.0))
+    ratios = _log_colour(bgr) - _log_colour(field.bgr)
     light = ratios.mean(axis=-1)
     alike = np.abs(ratios - light[..., None]).max(axis=-1) <= SHADE_HUE
     shaded = alike & (light >= math.log(SHADE[0])) & (light <= math.log(SHADE[1]))
@@ -1915,7 +1932,7 @@ def _on_points(
 
     def colours(at: FloatArray) -> FloatArray:
         lines = np.array([_side_line(side, offset, across) for offset in at])
-        spots = np.log(_bgr_at(image, to_image, lines) + 4.0).reshape(len(at), 12, 5, 3)
+        spots = _log_colour(_bgr_at(image, to_image, lines)).reshape(len(at), 12, 5, 3)
         return np.asarray(np.median(spots, axis=2))  # (lines, 12 points, 3)
 
     own = np.median(colours(inside), axis=0)  # (12, 3)
@@ -1953,6 +1970,8 @@ def settle_rows(image: Image, corners: FloatArray, shape: RowProportions) -> Flo
     """
     to_image = _homographies(corners[None])[0]
     offsets = np.arange(-ROW_REACH, ROW_REACH + 1e-9, ROW_STEP)
+    row = int(np.searchsorted(offsets, 0.0))  # the line the row lies on
+    halfway = (ON_POINTS + ROW_END[2]) / 2
     before, after = (round(reach / ROW_STEP) for reach in ROW_END[:2])
     top, bottom = (float(np.hypot(*(corners[b] - corners[a]))) for a, b in ((0, 1), (3, 2)))
     far = (top < FAR_ROW * bottom, bottom < FAR_ROW * top)
@@ -1968,14 +1987,12 @@ def settle_rows(image: Image, corners: FloatArray, shape: RowProportions) -> Flo
         ]
         if not past:
             continue
-        halfway = (ON_POINTS + ROW_END[2]) / 2
         on = [i for i in range(past[0]) if share[i] > halfway]
         end = float(offsets[on[-1]]) + ROW_STEP / 2 if on else 0.0
         if end < 0.0 and not far[side // 2]:
             continue
         if end > 0.0:
             # out only across lines on which the points go on, both colours of them
-            row = int(np.searchsorted(offsets, 0.0))
             going_on = (share[row:] > halfway) & (each[row:] >= EACH_COLOUR)
             lines_on = int(np.argmin(going_on)) if not going_on.all() else len(going_on)
             end = min(end, max(lines_on - 0.5, 0.0) * ROW_STEP)

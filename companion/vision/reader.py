@@ -232,12 +232,8 @@ def unexplained(
     def disc(x: float, y: float, radius: float) -> None:
         cv2.circle(drawn, view_pixel(x, y, scale), round(radius * scale), 1, -1)
 
-    for number, region in enumerate(regions, start=1):
-        for x, y, _ in g.stack_centres(number, abs(region.count)):
-            disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
-    for colour, count in (("white", bar.white), ("black", bar.black)):
-        for x, y, _ in g.bar_centres(colour, count):  # type: ignore[arg-type]
-            disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
+    for x, y, _ in checker_centres(regions, bar, lambda region: abs(region.count)):
+        disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
     for colour in ("white", "black"):
         x0, y0, x1, y1 = g.tray_rect(colour)  # type: ignore[arg-type]
         cv2.rectangle(
@@ -490,7 +486,27 @@ def leans_on_nothing(
         for other in others
     ):
         return False
-    return not checker_within_reach(die, regions, bar, LEAN_MARGIN)
+    # a checker a die could lean on is never ruled out by a count that is itself in doubt
+    return not checker_within_reach(die, regions, bar, LEAN_MARGIN, tallest)
+
+
+Height = Callable[[checkers.RegionReading], int]
+"""How many checkers a point's reading puts on it, for drawing or reaching them."""
+
+
+def checker_centres(
+    regions: list[checkers.RegionReading], bar: Counts, height: Height
+) -> list[tuple[float, float, int]]:
+    """Where the checkers lie (canonical centres) on every point, ``height`` of them each, and
+    on the bar."""
+    centres = [
+        centre
+        for number, region in enumerate(regions, start=1)
+        for centre in g.stack_centres(number, height(region))
+    ]
+    for colour, count in (("white", bar.white), ("black", bar.black)):
+        centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
+    return centres
 
 
 def checker_within_reach(
@@ -498,22 +514,16 @@ def checker_within_reach(
     regions: list[checkers.RegionReading],
     bar: Counts,
     margin: float,
-    height: Callable[[checkers.RegionReading], int] | None = None,
+    height: Height,
 ) -> bool:
-    """Whether a checker (on a point or the bar) lies within ``margin`` mm of a die's corners:
-    one it could lean on. ``height`` says how many checkers each point may hold: by default a
-    checker is never ruled out by a count that is itself in doubt (:func:`tallest`)."""
+    """Whether a checker (on a point, ``height`` of them, or on the bar) lies within ``margin``
+    mm of a die's corners: one it could lean on."""
     x, y = die.footprint_mm
     reach = g.DIE_SIZE * 0.71 + margin
-    most = tallest if height is None else height
-    centres = [
-        centre
-        for number, region in enumerate(regions, start=1)
-        for centre in g.stack_centres(number, most(region))
-    ]
-    for colour, count in (("white", bar.white), ("black", bar.black)):
-        centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
-    return any(math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach for cx, cy, _ in centres)
+    return any(
+        math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach
+        for cx, cy, _ in checker_centres(regions, bar, height)
+    )
 
 
 UNSURE_LINE = 6
