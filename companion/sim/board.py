@@ -535,37 +535,95 @@ def _cloth_folds(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArra
     return np.asarray(1.0 + folds, np.float32)
 
 
+SEAM_DEPTH = 0.15
+"""How much darker a wooden table is along the seams between its planks (relative)."""
+
+
+def _weave(shape: tuple[int, int], period: float) -> npt.NDArray[np.float32]:
+    """A cloth's faint regular weave (about 0), threads ``period`` pixels apart."""
+    h, w = shape
+    rows = np.arange(h, dtype=np.float32)[:, None]
+    cols = np.arange(w, dtype=np.float32)[None, :]
+    weave = np.sin(rows * (2 * math.pi / period)) * np.sin(cols * (2 * math.pi / period))
+    return np.asarray(np.float32(0.02) * weave, np.float32)
+
+
+def _table_wood(rng: np.random.Generator, shape: tuple[int, int]) -> npt.NDArray[np.float32]:
+    """A wooden table top (about 1.0): planks side by side, each of its own tone and its own
+    grain (growth lines of uneven spacing, sharper than a sine's, bent and drifting along the
+    plank, and fine fibres), parted by dark seams. A board's inlay (:func:`_grain`) is one
+    piece; a table seen whole shows its planks, and grain as even as a sine's gave it away."""
+    h, w = shape
+    pattern = np.empty((h, w), np.float32)
+    cols = np.arange(w, dtype=np.float32)[None, :]
+    top = -int(rng.integers(0, 120))
+    while top < h:
+        width = int(rng.integers(110, 190))
+        rows = slice(max(top, 0), min(top + width, h))
+        n = rows.stop - rows.start
+        if n > 0:
+            local = np.arange(rows.start - top, rows.stop - top, dtype=np.float32)[:, None]
+            bend = _smooth_noise(rng, (n, w), (3, max(w // 160, 3)), 0.0)
+            drift = np.float32(rng.uniform(-0.02, 0.02)) * cols
+            spacing = float(rng.uniform(5.0, 11.0))
+            phase = local / spacing + bend * 2.5 + drift / spacing
+            lines = (0.5 + 0.5 * np.cos(phase * np.float32(2 * math.pi))) ** 6
+            fibres = _smooth_noise(rng, (n, w), (n, max(w // 25, 4)), 0.0)
+            tone = np.float32(rng.normal(0.0, 0.05))
+            plank = 1.0 + tone - 0.09 * lines + 0.025 * fibres
+            # a seam: the plank's edges fall into a thin dark groove
+            edge = np.minimum(local, width - 1 - local)
+            plank = plank * (1.0 - SEAM_DEPTH * np.exp(-(edge**2) / 1.5))
+            pattern[rows] = plank
+        top += width
+    return pattern
+
+
 @lru_cache(maxsize=8)
-def table_texture(colour: BGR, surface: Surface, size: tuple[int, int]) -> Image:
-    """The table around the board, filling a whole frame of ``size`` (width, height)."""
+def table_texture(
+    colour: BGR, surface: Surface, size: tuple[int, int], photo: bool = False
+) -> Image:
+    """The table around the board, filling a whole frame of ``size`` (width, height).
+
+    ``photo``: the table as a photograph shows it (a photo look, ``Scene.photo``): a wooden one
+    in planks (:func:`_table_wood`) rather than one even grain, a cloth with its weave."""
     w, h = size
     rng = np.random.default_rng(7 + sum(colour))
-    pattern = _grain(rng, (h, w), surface)
+    if surface == "wood" and photo:
+        pattern = _table_wood(rng, (h, w))
+    else:
+        pattern = _grain(rng, (h, w), surface)
     if surface in ("felt", "plain"):  # a cloth on the table lies in soft folds
+        if photo:  # woven
+            pattern = pattern + _weave((h, w), 3.0)
         pattern = pattern * _cloth_folds(rng, (h, w))
     base = np.asarray(colour, np.float32)[None, None, :] * pattern[..., None]
     return np.asarray(np.clip(base, 0, 255), dtype=np.uint8)
 
 
 @lru_cache(maxsize=12)
-def table_pattern(surface: Surface, size: tuple[int, int], variant: int) -> Image:
+def table_pattern(
+    surface: Surface, size: tuple[int, int], variant: int, photo: bool = False
+) -> Image:
     """A table's material without its colour: brightness (H, W) in units of 1/128.
 
     A varied frame (``Scene.vary``) colours one of a few cached patterns per surface, which is
-    far cheaper than growing a new grain for every frame.
+    far cheaper than growing a new grain for every frame. ``photo``: a wooden table shows its
+    planks (a photo look, as in :func:`table_texture`), running across or along the frame.
     """
     w, h = size
     rng = np.random.default_rng([variant, 17, len(surface)])
-    pattern = _grain(rng, (h, w), surface, horizontal=bool(variant % 2))
-    if surface == "wood":
-        # a table seen whole: its grain is finer and fainter than a board's inlay
-        pattern = 1.0 + (pattern - 1.0) * np.float32(0.5)
+    if surface == "wood" and photo:
+        if variant % 2:
+            pattern = _table_wood(rng, (h, w))
+        else:  # planks running up the frame
+            pattern = np.ascontiguousarray(_table_wood(rng, (w, h)).T)
+    else:
+        pattern = _grain(rng, (h, w), surface, horizontal=bool(variant % 2))
+        if surface == "wood":
+            # a table seen whole: its grain is finer and fainter than a board's inlay
+            pattern = 1.0 + (pattern - 1.0) * np.float32(0.5)
     if surface in ("felt", "plain"):
         # a woven cloth: a faint regular weave under the fibres
-        rows = np.arange(h, dtype=np.float32)[:, None]
-        cols = np.arange(w, dtype=np.float32)[None, :]
-        period = 3.0 + variant
-        weave = np.sin(rows * (2 * math.pi / period)) * np.sin(cols * (2 * math.pi / period))
-        pattern = pattern + np.float32(0.02) * weave.astype(np.float32)
-        pattern = pattern * _cloth_folds(rng, (h, w))
+        pattern = (pattern + _weave((h, w), 3.0 + variant)) * _cloth_folds(rng, (h, w))
     return np.asarray(np.clip(pattern * 128.0, 0, 255), dtype=np.uint8)

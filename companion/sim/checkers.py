@@ -202,6 +202,7 @@ def face_sprite(
     elevation_bin: int,
     look: CheckerLook = "plain",
     variant: int = 0,
+    photo: bool = False,
 ) -> npt.NDArray[np.uint8]:
     """A checker's top face lit from one direction: (SPRITE, SPRITE, 3) colour and alpha.
 
@@ -210,17 +211,19 @@ def face_sprite(
     falls into shade on the other as on a real turned checker. On it lies the look's pattern
     (:func:`_pattern`: an inlaid band, marbling, a logo) in a second colour made from the face.
     The light is binned (azimuth in twelfths of a turn, elevation in 10-degree steps) so
-    sprites are reused. Returns BGRA.
+    sprites are reused. ``photo``: the bevel catches the light all round (a photo look,
+    ``Scene.photo``; see :data:`BEVEL_CATCH`). Returns BGRA.
     """
-    bevel, groove, shade, sheen, alpha = _relief(look, azimuth_bin, elevation_bin)
+    bevel, groove, shade, sheen, alpha = _relief(look, azimuth_bin, elevation_bin, photo)
     if look == "plain":
-        # the very arithmetic every plain checker was drawn with (the committed fixtures)
+        # the very arithmetic every plain checker was drawn with (the committed fixtures; the
+        # photo look's bevel catching the light is in ``sheen``)
         albedo = np.asarray(face, np.float32)[None, None, :] * (1 - bevel[..., None] * 0.35)
         albedo += np.asarray(rim, np.float32)[None, None, :] * (bevel[..., None] * 0.35)
         colour = albedo * shade[..., None] + (255 * gloss * sheen)[..., None]
         colour *= (1 - 0.18 * groove)[..., None]
         return np.dstack([np.clip(colour, 0, 255), alpha]).astype(np.uint8)
-    own, second, edge, lit = _weights(look, variant, azimuth_bin, elevation_bin)
+    own, second, edge, lit = _weights(look, variant, azimuth_bin, elevation_bin, photo)
     other = _second_colour(face, look)
     channels = [
         own * np.float32(face[c]) + second * np.float32(other[c]) + edge * np.float32(rim[c])
@@ -234,15 +237,15 @@ def face_sprite(
     return out
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=512)
 def _weights(
-    look: CheckerLook, variant: int, azimuth_bin: int, elevation_bin: int
+    look: CheckerLook, variant: int, azimuth_bin: int, elevation_bin: int, photo: bool = False
 ) -> tuple[npt.NDArray[np.float32], ...]:
     """How much of the face colour, the pattern's second colour, the rim colour and the
     lamp's white (per unit of gloss) each pixel of a patterned sprite shows: the colour-free
     part of :func:`face_sprite`, so a sprite of new colours (``vary``) costs a few
     multiplications."""
-    bevel, groove, shade, sheen, _ = _relief(look, azimuth_bin, elevation_bin)
+    bevel, groove, shade, sheen, _ = _relief(look, azimuth_bin, elevation_bin, photo)
     mix = _pattern(look, variant)
     kept = (1 - 0.18 * groove).astype(np.float32)
     lit = shade * kept
@@ -299,10 +302,16 @@ DOME: dict[str, float] = {"plain": 0.06, "rings": 0.03, "marbled": 0.22, "logo":
 """How far (radians at its edge) each look's face domes: polished resin is the roundest."""
 
 
-@lru_cache(maxsize=AZIMUTH_BINS * 9 * 4)
-def _relief(look: CheckerLook, azimuth_bin: int, elevation_bin: int) -> Relief:
+BEVEL_CATCH = 0.15
+"""How much of the lamp's white (per unit of the set's gloss) a checker's bevel turned toward
+the light mirrors in the photo look; turned away from a low lamp it mirrors none."""
+
+
+@lru_cache(maxsize=AZIMUTH_BINS * 9 * 4 * 2)
+def _relief(look: CheckerLook, azimuth_bin: int, elevation_bin: int, photo: bool = False) -> Relief:
     """The colour-free part of :func:`face_sprite` for one look and light: bevel, grooves,
-    shading, sheen and alpha. Cached apart, so checkers of many colours (``vary``) cost little."""
+    shading, sheen and alpha. Cached apart, so checkers of many colours (``vary``) cost little.
+    ``photo``: the bevel catches the light (:data:`BEVEL_CATCH`)."""
     azimuth = azimuth_bin * 2 * math.pi / AZIMUTH_BINS
     elevation = math.radians(10 * elevation_bin + 5)
     light = np.array(
@@ -343,6 +352,12 @@ def _relief(look: CheckerLook, azimuth_bin: int, elevation_bin: int) -> Relief:
     sheen = spec * (0.12 + 0.6 * curved)
     if look == "marbled":  # polished resin: the lamp's soft reflection on the dome
         sheen = sheen + 0.35 * facing**25 * (1 - bevel)
+    if photo:
+        # the bevel catches the light: a turned edge mirrors the bright room all round (a thin
+        # light line, never a dark outline) and the lamp broadly on its side; only the side
+        # turned from a low lamp falls into shade
+        toward = np.cos(phi - azimuth) * math.cos(elevation)
+        sheen = sheen + BEVEL_CATCH * bevel * np.clip(0.45 + 0.8 * toward, 0, 1)
     alpha = np.clip((RADIUS - r) / (RADIUS * 2 / SPRITE) + 0.5, 0, 1) * 255
     groove = np.clip(groove, 0, 1)
     for array in (bevel, groove, shade, sheen, alpha):
@@ -406,7 +421,11 @@ def _logo(variant: int) -> npt.NDArray[np.float32]:
 
 
 def _sprite_for(
-    looks: CheckerSet, colour: ColourName, light: npt.NDArray[np.float64], variant: int = 0
+    looks: CheckerSet,
+    colour: ColourName,
+    light: npt.NDArray[np.float64],
+    variant: int = 0,
+    photo: bool = False,
 ) -> npt.NDArray[np.uint8]:
     azimuth = math.atan2(light[1], light[0]) % (2 * math.pi)
     elevation = math.degrees(math.asin(max(-1.0, min(1.0, float(light[2])))))
@@ -420,6 +439,7 @@ def _sprite_for(
         min(8, int(elevation // 10)),
         looks.look,
         variant % LOOK_VARIANTS if looks.look in ("marbled", "logo") else 0,
+        photo,
     )
 
 
@@ -451,11 +471,14 @@ def draw_checker(
     looks: CheckerSet,
     light: npt.NDArray[np.float64],
     projected: FloatArray | None = None,
+    photo: bool = False,
 ) -> npt.NDArray[np.float64]:
     """Draws one checker (side band, then its lit face); returns its outline in pixels.
 
     ``light`` is the unit direction toward the main light (world x, y, height); ``projected``
     is the checker's :func:`key_points` in pixels when the caller projected them in bulk.
+    ``photo``: its edge as a photograph shows it (a photo look, ``Scene.photo``): the side lit
+    by the room all round and the bevel catching the light, no dark outline.
     """
     face = looks.white if checker.colour == "white" else looks.black
     rim = looks.white_rim if checker.colour == "white" else looks.black_rim
@@ -471,27 +494,67 @@ def draw_checker(
         fill(image, np.concatenate([pt, pb[::-1]]), shade(rim, 0.9))
         fill(image, pt, shade(face, 0.8))
         return hull
-    # the side is a cylinder: dark where it turns from the lamp, lit in two steps toward it
-    fill(image, hull, shade(rim, 0.36 + 0.12 * flat))
-    if flat > 0.05:
-        azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
-        for least, factor in ((0.0, 0.5 + 0.3 * flat), (0.7, 0.6 + 0.5 * flat)):
-            arc = _lit_arc(azimuth, least)
-            if len(arc) > 1:
-                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
-    # the band's lower edge is darker where it meets the table
-    cv2.polylines(
-        image, [np.round(pb * 16).astype(np.int32)], True, shade(rim, 0.3), 1, cv2.LINE_AA, 4
-    )
+    if photo:
+        _draw_lit_side(image, rim, hull, pt, pb, light, flat)
+    else:
+        # the side is a cylinder: dark where it turns from the lamp, lit in two steps toward it
+        fill(image, hull, shade(rim, 0.36 + 0.12 * flat))
+        if flat > 0.05:
+            azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
+            for least, factor in ((0.0, 0.5 + 0.3 * flat), (0.7, 0.6 + 0.5 * flat)):
+                arc = _lit_arc(azimuth, least)
+                if len(arc) > 1:
+                    fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
+        # the band's lower edge is darker where it meets the table
+        cv2.polylines(
+            image, [np.round(pb * 16).astype(np.int32)], True, shade(rim, 0.3), 1, cv2.LINE_AA, 4
+        )
     dst = projected[2 * len(_CIRCLE) :].astype(np.float32)
     affine = cv2.getAffineTransform(_SPRITE_ANCHORS, dst)
     _paste(
         image,
-        _sprite_for(looks, checker.colour, light, checker.variant),
+        _sprite_for(looks, checker.colour, light, checker.variant, photo),
         np.asarray(affine, np.float64),
         pt,
     )
     return hull
+
+
+CREVICE = 0.4
+"""The brightness of the crevice where a checker's side meets what it stands on, in the photo
+look (a share of the rim's colour)."""
+SIDE_IN_SHADE = 0.55
+"""The brightness of a checker's side band turned from the lamp, lit by the room alone, in the
+photo look (a share of the rim's colour)."""
+
+
+def _draw_lit_side(
+    image: npt.NDArray[np.uint8],
+    rim: BGR,
+    hull: FloatArray,
+    pt: FloatArray,
+    pb: FloatArray,
+    light: npt.NDArray[np.float64],
+    flat: float,
+) -> None:
+    """A checker's side band as a photograph shows it: a cylinder lit by the room all round,
+    darker where it turns from the lamp and lit in two steps toward it (a real checker's edge
+    is light, not a dark outline), with a faint crevice where it meets the surface under it
+    (what it touches keeps the room's light out), dark only on the side away from the lamp,
+    where its own shadow begins. ``pt``, ``pb``: its top and bottom rims in pixels."""
+    fill(image, hull, shade(rim, SIDE_IN_SHADE + 0.08 * flat))
+    azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
+    if flat > 0.05:
+        for least, factor in ((0.0, 0.7 + 0.25 * flat), (0.7, 0.82 + 0.35 * flat)):
+            arc = _lit_arc(azimuth, least)
+            if len(arc) > 1:
+                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
+    bottom = np.round(pb * 16).astype(np.int32)
+    cv2.polylines(image, [bottom], True, shade(rim, CREVICE), 1, cv2.LINE_AA, 4)
+    if flat > 0.05:
+        dark = _lit_arc((azimuth + 48) % 96, 0.2)
+        if len(dark) > 1:
+            cv2.polylines(image, [bottom[dark]], False, shade(rim, 0.35), 1, cv2.LINE_AA, 4)
 
 
 _SPRITE_ANCHORS = (

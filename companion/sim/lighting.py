@@ -30,6 +30,37 @@ Image = npt.NDArray[np.uint8]
 
 
 @dataclass(frozen=True)
+class Surround:
+    """The table round a board is lit less the farther it lies from the board: the light a
+    player hangs or turns toward the board covers it, and the room beyond gets what spills.
+    In a photograph the table fades toward the frame's edges; drawn evenly lit, it looked
+    like a backdrop (a photo look: ``Scene.photo``)."""
+
+    board: tuple[float, float, float, float]
+    """The board's outline in the world: least x, least y, greatest x, greatest y (mm)."""
+    depth: float
+    """How much darker the table is far from the board (0-1)."""
+    reach_mm: float
+    """How far from the board's edge the table has lost about two-thirds of ``depth``."""
+
+    def brightness(self, wx: FloatArray, wy: FloatArray) -> FloatArray:
+        """The share of the light left at world points (x, y) on the table: 1 on the board."""
+        x0, y0, x1, y1 = self.board
+        dx = np.maximum(np.maximum(x0 - wx, wx - x1), 0.0)
+        dy = np.maximum(np.maximum(y0 - wy, wy - y1), 0.0)
+        away = np.hypot(dx, dy) / self.reach_mm
+        return np.asarray(1.0 - self.depth * (1.0 - np.exp(-away * away)))
+
+
+def random_surround(
+    rng: np.random.Generator, board_outline: tuple[float, float, float, float]
+) -> Surround:
+    """A table's fall-off round ``board_outline`` (world least x, y, greatest x, y), drawn from
+    a generator of its own (the light's other draws stay as they were)."""
+    return Surround(board_outline, float(rng.uniform(0.2, 0.45)), float(rng.uniform(150.0, 320.0)))
+
+
+@dataclass(frozen=True)
 class Light:
     """One frame's light: a lamp position (world x, y, height) and how the camera responds."""
 
@@ -57,6 +88,8 @@ class Light:
     """Where a shaded lamp points (world x, y), or ``None`` for a light with no shade. A desk
     lamp's shade throws a pool of light there that fades toward the board's far corners
     (:data:`POOL_DEPTH`, :data:`POOL_RADIUS_MM`), beyond the plain fall-off with distance."""
+    surround: Surround | None = None
+    """How the light falls off over the table around the board (``None``: it does not)."""
 
     def direction_at(self, x: float, y: float, height: float = 0.0) -> FloatArray:
         """Unit vector (world) from a point toward the lamp."""
@@ -206,6 +239,8 @@ def gain_field(light: Light, camera: Camera) -> Image:
         # the shade's pool: full light where the lamp points, fading smoothly outside it
         off2 = ((wx - light.aim[0]) ** 2 + (wy - light.aim[1]) ** 2) / POOL_RADIUS_MM**2
         brightness = brightness * (1 - POOL_DEPTH + POOL_DEPTH * np.exp(-off2))
+    if light.surround is not None:
+        brightness = brightness * light.surround.brightness(wx, wy)
     radius2 = ((uu - width / 2) / (width / 2)) ** 2 + ((vv - height / 2) / (height / 2)) ** 2
     brightness = brightness * (1 - light.vignette * radius2 / 2)
     gains = (
@@ -356,14 +391,21 @@ def finish(
     rng: np.random.Generator,
     jpeg_quality: int | None,
     noise_scale: float = 1.0,
+    above: npt.NDArray[np.uint8] | None = None,
 ) -> Image:
     """Applies light, glare, lens distortion and softness, the camera's sharpening, sensor
-    noise, its tone curve and JPEG, in the order a camera does."""
+    noise, its tone curve and JPEG, in the order a camera does. ``above`` (H, W, 0-255, the
+    undistorted picture's) is what stands between the board and the camera (a hand): the
+    glare is the lamp mirrored in the board's gloss, so it never lies on a hand over it."""
     out: npt.NDArray[Any] = cv2.multiply(image, gain_field(light, camera), scale=1 / GAIN_UNIT)
     glare = glare_spot(light, camera, rng)
     if glare is not None:
         # a screen blend toward the lamp's white: colours wash out rather than glow
         weight = np.clip(glare, 0, 0.92).astype(np.float32)
+        if above is not None:
+            # matte skin and cloth over the board hide the reflection (under glare, hands
+            # had looked washed out, as no photograph shows them)
+            weight = weight * (np.float32(1.0) - above.astype(np.float32) / np.float32(255))
         white = np.full_like(out, 250)
         out = cv2.blendLinear(white, out, weight, np.float32(1.0) - weight)
     if camera.distorted:

@@ -606,14 +606,18 @@ def draw_hand(
     shapes: HandShapes,
     light_direction: FloatArray,
     looks: CheckerSet | None = None,
-) -> npt.NDArray[np.uint8]:
-    """Draws the hand with rounded shading; returns its mask (H, W) of covered pixels.
+    photo: bool = False,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8]]:
+    """Draws the hand with rounded shading; returns its mask (H, W) of covered pixels (however
+    faintly: a moving hand's smear too) and how much it covers each (0-255).
 
     Each part is a rounded limb: its silhouette's distance to the edge gives a height profile,
     whose slope is lit by the lamp (Lambert with warm, reddish shade toward the edges, as light
     scattered under skin looks, and a faint sheen). Overlapping skin parts merge by height, so
     wrist, palm and fingers meet without seams and fingers part with a shadowed crease. The
-    sleeve gets soft fabric folds. ``looks`` colours a checker the hand holds.
+    sleeve gets soft fabric folds. ``looks`` colours a checker the hand holds. ``photo`` adds
+    what a photograph shows of skin up close (a photo look, ``Scene.photo``): veins on the back
+    of the hand and fine hairs on the forearm.
     """
     hand, orientation, digits = shapes.hand, shapes.orientation, list(shapes.digits)
     height, width = image.shape[:2]
@@ -631,11 +635,11 @@ def draw_hand(
         hulls.append((hull, thickness, colour))
     bx, by, bw, bh = cv2.boundingRect(mask)
     if not bw or not bh:
-        return mask
+        return mask, mask.copy()
     x0, x1 = max(bx - 6, 0), min(bx + bw + 6, width)
     y0, y1 = max(by - 6, 0), min(by + bh + 6, height)
     roi = layer[y0:y1, x0:x1]
-    _shade_limbs(roi, hulls, digits, hand, camera, orientation, light_direction, (x0, y0))
+    _shade_limbs(roi, hulls, digits, hand, camera, orientation, light_direction, (x0, y0), photo)
     _draw_digit_details(layer, camera, digits, hand, orientation)
     # soften: skin is never a hard-edged polygon
     layer[y0:y1, x0:x1] = cv2.GaussianBlur(roi, (0, 0), 0.9)
@@ -664,7 +668,9 @@ def draw_hand(
     region = image[y0:y1, x0:x1].astype(np.float32)
     weight = alpha[..., None]
     image[y0:y1, x0:x1] = np.clip(region * (1 - weight) + painted * weight, 0, 255).astype(np.uint8)
-    return mask
+    coverage = np.zeros_like(mask)
+    coverage[y0:y1, x0:x1] = np.clip(alpha * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    return mask, coverage
 
 
 def _place(
@@ -739,11 +745,13 @@ def _shade_limbs(
     orientation: board.Orientation,
     light: FloatArray,
     offset: tuple[int, int],
+    photo: bool = False,
 ) -> None:
     """Paints the parts of the hand (in drawing order) into ``roi`` as lit, rounded limbs.
 
     The colours and outlines are drawn at full size; the light on them (a smooth field) is
-    worked out on a smaller grid when the hand is large, then scaled up.
+    worked out on a smaller grid when the hand is large, then scaled up. ``photo``: veins and
+    fine hairs too (see :func:`draw_hand`).
     """
     rows, cols = roi.shape[:2]
     scale = 2 if rows * cols > SHADING_PIXELS else 1
@@ -791,6 +799,11 @@ def _shade_limbs(
             relief[box] = relief[box] * (1 - weight) + merged * weight
             is_skin_small[box] = np.maximum(is_skin_small[box], weight)
     knuckles, flush = _joints(small, digits, hand, camera, orientation, offset, scale)
+    veins = np.zeros(small, np.float32)
+    if photo:
+        veins = _veins(small, digits, hand, camera, orientation, offset, scale)
+        knuckles = knuckles + veins
+        veins = veins / np.float32(max(float(veins.max()), 1e-6))
     relief = cv2.GaussianBlur(relief + knuckles * is_skin_small, (0, 0), 1.2)
     dx = cv2.Sobel(relief, cv2.CV_32F, 1, 0, ksize=3) / 8.0
     dy = cv2.Sobel(relief, cv2.CV_32F, 0, 1, ksize=3) / 8.0
@@ -810,6 +823,13 @@ def _shade_limbs(
     skin_b = (1.0 - 0.22 * steep - 0.1 * flush - red) * mottle
     skin_g = (1.0 - 0.12 * steep - 0.07 * flush - 0.5 * red) * mottle
     skin_r = (1.0 + 0.04 * steep + 0.06 * flush + 0.5 * red) * mottle
+    if photo:
+        # veins show bluish through the skin; fine hairs darken it in short streaks
+        hairs = _hairs(small, hand, camera, orientation, offset, scale)
+        tint = VEIN_TINT * veins * mottle
+        skin_b = (skin_b + tint) * hairs
+        skin_g = (skin_g - 0.4 * tint) * hairs
+        skin_r = (skin_r - tint) * hairs
     cloth = (1 - share) * fabric
     gain = np.stack(
         [
@@ -828,6 +848,102 @@ def _shade_limbs(
         gloss_bytes = cv2.resize(gloss_bytes, (cols, rows), interpolation=cv2.INTER_LINEAR)
     lit = cv2.add(cv2.multiply(albedo, gain_bytes, scale=1 / 128), gloss_bytes)
     cv2.copyTo(lit, covered, roi)
+
+
+def _tendons(hand: Hand, digits: list[Part]) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The hand's forward direction (canonical x, y) and its tendons' ends (canonical x, y,
+    height): each finger's knuckle and the start by the wrist, fanning toward the knuckles."""
+    forward = np.array([hand.x - hand.from_x, hand.y - hand.from_y])
+    forward /= np.linalg.norm(forward) + 1e-9
+    bases = np.array([centres[0] for centres, _, _ in digits[1:]])
+    if not len(bases):
+        return forward, bases, bases
+    middle = bases.mean(axis=0)
+    starts = middle + (bases - middle) * 0.35
+    starts[:, :2] -= forward * 62.0
+    starts[:, 2] += 8.0
+    return forward, bases, starts
+
+
+VEIN_TINT = 0.07
+"""How much bluer (and less red) skin is over a vein on the back of the hand."""
+HAIR_DARKNESS = 0.09
+"""How much a fine hair darkens the skin under it (relative), on the forearm; fewer and fainter
+on the back of the hand."""
+
+
+def _veins(
+    small: tuple[int, int],
+    digits: list[Part],
+    hand: Hand,
+    camera: Camera,
+    orientation: board.Orientation,
+    offset: tuple[int, int],
+    scale: int,
+) -> npt.NDArray[np.float32]:
+    """The veins on the back of the hand (pixels of height, on the shading grid): between each
+    two tendons a vein, bowed, from the wrist toward the gap between two knuckles. Smooth
+    skin without them was one of the things that gave a hand away as drawn."""
+    veins = np.zeros(small, np.float32)
+    forward, bases, starts = _tendons(hand, digits)
+    shift = np.array(offset, np.float64)
+    px_per_mm = _px_per_mm(camera, hand.height) / scale
+    side = np.array([-forward[1], forward[0]])
+    thin = max(1, round(1.6 * px_per_mm))
+    for index in range(len(bases) - 1):
+        root = (starts[index] + starts[index + 1]) / 2
+        root[:2] -= forward * 18.0
+        gap = (bases[index] + bases[index + 1]) / 2
+        gap[:2] -= forward * 14.0
+        bow = (root + gap) / 2
+        bow[:2] += side * (5.0 if index % 2 else -4.0)
+        path = np.array([root, bow, gap])
+        seen = (camera.project_undistorted(orientation.to_world_array(path)) - shift) / scale
+        cv2.polylines(
+            veins, [np.round(seen * 16).astype(np.int32)], False, 1.0, thin, cv2.LINE_AA, 4
+        )
+    return np.asarray(cv2.GaussianBlur(veins, (0, 0), max(0.8, 0.8 * px_per_mm)), np.float32)
+
+
+def _hairs(
+    small: tuple[int, int],
+    hand: Hand,
+    camera: Camera,
+    orientation: board.Orientation,
+    offset: tuple[int, int],
+    scale: int,
+) -> npt.NDArray[np.float32]:
+    """Fine hairs (a gain about 1.0, on the shading grid): short dark streaks lying along the
+    arm toward the fingers, dense on the forearm, sparse past the wrist. Drawn from a generator
+    of the hand's own (its target), so no other choice of the scene moves."""
+    rows, cols = small
+    px_per_mm = _px_per_mm(camera, hand.height) / scale
+    start, target = camera.project_undistorted(
+        orientation.to_world_array(
+            np.array([[hand.from_x, hand.from_y, hand.height], [hand.x, hand.y, hand.height]])
+        )
+    )
+    along = (target - start) / (float(np.hypot(*(target - start))) + 1e-9)
+    tip = (target - np.array(offset, np.float64)) / scale
+    # the wrist lies about 170 mm behind the fingertips of an open hand
+    wrist = tip - along * 170.0 * _size_of(hand) * px_per_mm
+    count = int(rows * cols * 0.02)
+    if count == 0 or px_per_mm <= 0:
+        return np.ones(small, np.float32)
+    rng = np.random.default_rng([round(abs(hand.x) * 10), round(abs(hand.y) * 10), 21])
+    spots = rng.uniform((0.0, 0.0), (cols, rows), (count, 2))
+    behind = (spots - wrist) @ -along  # > 0 on the forearm
+    keep = rng.uniform(0, 1, count) < np.where(behind > 0, 1.0, 0.25)
+    spots = spots[keep]
+    turn = rng.normal(0.0, 0.35, len(spots))
+    cos, sin = np.cos(turn), np.sin(turn)
+    heading = np.column_stack([along[0] * cos - along[1] * sin, along[0] * sin + along[1] * cos])
+    length = rng.uniform(2.0, 5.0, (len(spots), 1)) * px_per_mm
+    ends = spots + heading * length
+    lines = np.round(np.stack([spots, ends], axis=1) * 16).astype(np.int32)
+    streaks = np.zeros(small, np.uint8)
+    cv2.polylines(streaks, list(lines), False, 255, 1, cv2.LINE_AA, 4)
+    return np.asarray(1.0 - HAIR_DARKNESS * streaks / np.float32(255), np.float32)
 
 
 def _joints(
@@ -857,14 +973,8 @@ def _joints(
             if index == 0:
                 cv2.circle(bumps, spot, size, radius * px_per_mm * 0.35, -1, cv2.LINE_AA)
     # the tendons on the back of the hand: faint ridges fanning from the wrist to each knuckle
-    forward = np.array([hand.x - hand.from_x, hand.y - hand.from_y])
-    forward /= np.linalg.norm(forward) + 1e-9
-    bases = np.array([centres[0] for centres, _, _ in digits[1:]])
+    _, bases, starts = _tendons(hand, digits)
     if len(bases):
-        middle = bases.mean(axis=0)
-        starts = middle + (bases - middle) * 0.35
-        starts[:, :2] -= forward * 62.0
-        starts[:, 2] += 8.0
         ends = (camera.project_undistorted(orientation.to_world_array(bases)) - shift) / scale
         begins = (camera.project_undistorted(orientation.to_world_array(starts)) - shift) / scale
         width = max(1, round(2.5 * px_per_mm))

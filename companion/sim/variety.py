@@ -75,8 +75,10 @@ class Variation:
     def board_texture(self, texture: Image) -> Image:
         return np.asarray(cv2.transform(texture, self.board_matrix), dtype=np.uint8)
 
-    def table_image(self, size: tuple[int, int]) -> Image:
-        pattern = board.table_pattern(self.table_surface, size, self.table_variant)
+    def table_image(self, size: tuple[int, int], photo: bool = False) -> Image:
+        """The table filling a frame of ``size``; ``photo``: as a photograph shows it (a wooden
+        one in planks, see :func:`board.table_pattern`)."""
+        pattern = board.table_pattern(self.table_surface, size, self.table_variant, photo)
         gains = np.array([[c / 128.0] for c in self.table], np.float32)
         return np.asarray(cv2.transform(pattern, gains), dtype=np.uint8)
 
