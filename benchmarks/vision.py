@@ -65,6 +65,15 @@ for other doubts) 29 of 8,129; die values 93.3% (a die beside a stack is no seam
 dice against a wall read surely), 95.0% of the dice in view; cocked caught 77.6%, flat called
 cocked 7.1% (surely: 0.0% / 0.0%); board found 94% (5% wrong); read median 50.0 ms (busy).
 Boards with strips: 20 readable (19 exact, 1 confidently wrong), 8 of 2,136 sure points wrong.
+Session 9 (the same frames): confident but wrong 0.0%, readable 12.0% (all exact; 6 frames
+readable before are now unsure of a point, a tray or a die, 3 others became readable: the
+camouflage proof no longer takes a stack's outline against a point of the other colour for a
+rim, and a die the colours show alone beside a checker counted there is unsure, while places
+in doubt read empty are settled when the rest makes fifteen a side); points read surely but
+wrongly on frames without a hand 28 of 8,215; die values 93.3% (95.0% in view); cocked caught
+77.6%, flat called cocked 7.1% (surely: 0.0% / 0.0%); board found 95% (4% wrong); read median
+47.0 ms (busy). Boards with strips: 19 readable, all exact, none confidently wrong (1 before),
+8 of 2,175 sure points wrong; the finder 46 found, 24 wrong, 30 refused.
 """
 
 from __future__ import annotations
