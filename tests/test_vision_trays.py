@@ -108,6 +108,24 @@ class TestReadTray:
         reading = checkers.read_tray(self._maps(), "black", change=unchanged)
         assert reading.count == 0 and reading.confidence == 1.0
 
+    def test_seams_at_the_filling_end_alone_are_not_an_empty_tray(self) -> None:
+        """Dark checkers standing in a dark tray, seen from its open end: neither their colour
+        nor a change from the empty tray shows, only their seams and rims (development 5148:
+        three read as none, surely)."""
+        maps = self._maps()
+        edges = np.zeros((600, 800), np.float32)
+        edges[_tray_rows("black", 0.0, 25.0)] = 0.6
+        edges[_tray_rows("black", 25.0, 215.0)] = 0.05  # the rest of the tray: noise
+        seamed = PlaneMaps(
+            1.0, maps.lab, maps.foreground, maps.whiteness, maps.other, edges, maps.tolerant
+        )
+        reading = checkers.read_tray(seamed, "black", change=np.zeros(215))
+        assert reading.count == 0 and reading.confidence < 0.5
+        # as many edges all along the tray (a textured tray, a lamp's pattern): no rise
+        edges[_tray_rows("black", 25.0, 215.0)] = 0.6
+        reading = checkers.read_tray(seamed, "black", change=np.zeros(215))
+        assert reading.count == 0 and reading.confidence == 1.0
+
     def test_a_tray_whose_first_slot_changed_is_not_empty_surely(self) -> None:
         changed = np.zeros(215)
         changed[3:12] = 1.0  # one checker on edge, shortened by the camera
