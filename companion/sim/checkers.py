@@ -12,7 +12,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import cv2
 import numpy as np
@@ -494,21 +494,7 @@ def draw_checker(
         fill(image, np.concatenate([pt, pb[::-1]]), shade(rim, 0.9))
         fill(image, pt, shade(face, 0.8))
         return hull
-    if photo:
-        _draw_lit_side(image, rim, hull, pt, pb, light, flat)
-    else:
-        # the side is a cylinder: dark where it turns from the lamp, lit in two steps toward it
-        fill(image, hull, shade(rim, 0.36 + 0.12 * flat))
-        if flat > 0.05:
-            azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
-            for least, factor in ((0.0, 0.5 + 0.3 * flat), (0.7, 0.6 + 0.5 * flat)):
-                arc = _lit_arc(azimuth, least)
-                if len(arc) > 1:
-                    fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
-        # the band's lower edge is darker where it meets the table
-        cv2.polylines(
-            image, [np.round(pb * 16).astype(np.int32)], True, shade(rim, 0.3), 1, cv2.LINE_AA, 4
-        )
+    _draw_side(image, rim, hull, pt, pb, light, flat, PHOTO_SIDE if photo else PLAIN_SIDE)
     dst = projected[2 * len(_CIRCLE) :].astype(np.float32)
     affine = cv2.getAffineTransform(_SPRITE_ANCHORS, dst)
     _paste(
@@ -520,15 +506,35 @@ def draw_checker(
     return hull
 
 
+class SideTones(NamedTuple):
+    """How bright a checker's side band is drawn, as shares of the rim's colour (each tone
+    ``base + gain * flat``, ``flat`` how low the lamp stands)."""
+
+    body: tuple[float, float]
+    """The whole band, turned from the lamp."""
+    lit: tuple[tuple[float, float, float], ...]
+    """The steps lit toward the lamp: (least light on the arc, base, gain)."""
+    edge: float
+    """Its lower edge where it meets the surface under it."""
+    shadow: float | None
+    """The lower edge again on the side away from the lamp, where its own shadow begins."""
+
+
+PLAIN_SIDE = SideTones((0.36, 0.12), ((0.0, 0.5, 0.3), (0.7, 0.6, 0.5)), 0.3, None)
+"""The side as the default look draws it: a dark outline round the checker."""
 CREVICE = 0.4
 """The brightness of the crevice where a checker's side meets what it stands on, in the photo
 look (a share of the rim's colour)."""
 SIDE_IN_SHADE = 0.55
 """The brightness of a checker's side band turned from the lamp, lit by the room alone, in the
 photo look (a share of the rim's colour)."""
+PHOTO_SIDE = SideTones((SIDE_IN_SHADE, 0.08), ((0.0, 0.7, 0.25), (0.7, 0.82, 0.35)), CREVICE, 0.35)
+"""The side as a photograph shows it: lit by the room all round (a real checker's edge is
+light, not a dark outline), a faint crevice where it meets the surface under it (what it
+touches keeps the room's light out), dark only on the side away from the lamp."""
 
 
-def _draw_lit_side(
+def _draw_side(
     image: npt.NDArray[np.uint8],
     rim: BGR,
     hull: FloatArray,
@@ -536,25 +542,25 @@ def _draw_lit_side(
     pb: FloatArray,
     light: npt.NDArray[np.float64],
     flat: float,
+    tones: SideTones,
 ) -> None:
-    """A checker's side band as a photograph shows it: a cylinder lit by the room all round,
-    darker where it turns from the lamp and lit in two steps toward it (a real checker's edge
-    is light, not a dark outline), with a faint crevice where it meets the surface under it
-    (what it touches keeps the room's light out), dark only on the side away from the lamp,
-    where its own shadow begins. ``pt``, ``pb``: its top and bottom rims in pixels."""
-    fill(image, hull, shade(rim, SIDE_IN_SHADE + 0.08 * flat))
+    """A checker's side band: a cylinder, darker where it turns from the lamp and lit in two
+    steps toward it. ``pt``, ``pb``: its top and bottom rims in pixels."""
+    fill(image, hull, shade(rim, tones.body[0] + tones.body[1] * flat))
     azimuth = round(math.atan2(light[1], light[0]) / (2 * math.pi) * 96) % 96
     if flat > 0.05:
-        for least, factor in ((0.0, 0.7 + 0.25 * flat), (0.7, 0.82 + 0.35 * flat)):
+        for least, base, gain in tones.lit:
             arc = _lit_arc(azimuth, least)
             if len(arc) > 1:
-                fill(image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, factor))
+                fill(
+                    image, np.concatenate([pt[arc], pb[arc[::-1]]]), shade(rim, base + gain * flat)
+                )
     bottom = np.round(pb * 16).astype(np.int32)
-    cv2.polylines(image, [bottom], True, shade(rim, CREVICE), 1, cv2.LINE_AA, 4)
-    if flat > 0.05:
+    cv2.polylines(image, [bottom], True, shade(rim, tones.edge), 1, cv2.LINE_AA, 4)
+    if tones.shadow is not None and flat > 0.05:
         dark = _lit_arc((azimuth + 48) % 96, 0.2)
         if len(dark) > 1:
-            cv2.polylines(image, [bottom[dark]], False, shade(rim, 0.35), 1, cv2.LINE_AA, 4)
+            cv2.polylines(image, [bottom[dark]], False, shade(rim, tones.shadow), 1, cv2.LINE_AA, 4)
 
 
 _SPRITE_ANCHORS = (

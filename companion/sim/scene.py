@@ -567,14 +567,11 @@ def render(scene: Scene) -> Frame:
         radius, unevenness = variation.radius, variation.unevenness
     if photo:
         # the table fades away from the board (a photo look: see PHOTO_LOOKS)
-        outline_world = orientation.to_world_array(board.outline(shape))
-        low, high = outline_world.min(axis=0), outline_world.max(axis=0)
+        # (the board's box is the same whichever way it is turned: flips are about its centre)
+        box = (board.OBJECT_LEFT, board.OBJECT_TOP, board.object_right(shape), board.OBJECT_BOTTOM)
         light = replace(
             light,
-            surround=lighting.random_surround(
-                np.random.default_rng([light_seed, TABLE_KEY]),
-                (float(low[0]), float(low[1]), float(high[0]), float(high[1])),
-            ),
+            surround=lighting.random_surround(np.random.default_rng([light_seed, TABLE_KEY]), box),
         )
     stack = scene.stack or style.stack
     placed = checkers.place_checkers(
