@@ -14,13 +14,17 @@ Stages are the reader's steps as ``companion.vision.reader`` names them (each ti
 it is called, nested ones included in their callers: the per-profile steps are timed on the
 reads that make them). A stage the reader no longer has is left out.
 
-Measured (2 cores, this script's 20 setups, median CPU ms, best of 2 each, run in turn on
-copies of one tree; cold / warm): committed code 60.4 / 44.8; with the foreground's quotient
-and the dice spots' peak test in a pass fewer each, the pip grid's turns proposed in one array,
-and each mm's rim taken only from the ring centres that cover it: 58.7 / 43.4 (dice 15.4 ->
-14.6, point evidence 4.4 -> 3.8); readings identical on 133 frames and profiles. Where the warm
-read's time goes: dice 14.6 (spots about 4.7, reading about two candidates 7, how each rests
-1.3), plane maps 8.8, point evidence and points 7.1, warp and L*a*b* 4.5, board motion 3.4.
+Measured (2 cores, this script's 20 setups, median CPU ms, best of 3 each, run in turn on
+copies of one tree; cold / warm): committed code 62.2 / 44.4; with the face fit's guesses and
+their neighbours laid out in one array each, the pip contrast's squares summed and rooted by
+OpenCV, and the board's motion fitted without a mask of ones (OpenCV makes the same one
+itself): 61.1 / 45.1, the same within the machine's noise (a millisecond between runs). On
+the calls they change alone (interleaved with the committed code's): a face fit 1.35 -> 1.30
+ms (about 3.5 a frame), the motion fit 3.3 -> 3.2 ms. Readings identical on 133 frames and
+profiles. Where the warm read's time goes: dice 15.3 (spots about 4, reading about 3.5
+candidates 9, how each rests 1.5), plane maps 9.0, point evidence and points 7.3, warp and
+L*a*b* 4.5, board motion 3.3; all but the dice's Python a few dozen passes of OpenCV over
+the frame or the view, each at its memory's speed.
 """
 
 from __future__ import annotations

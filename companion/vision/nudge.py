@@ -53,10 +53,11 @@ def board_motion(reference_small: FloatImage, view_lab: FloatImage, scale: float
     current = small_lightness(view_lab, scale)
     start = np.eye(3, dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, ITERATIONS, 1e-4)
-    everywhere = np.ones(current.shape, np.uint8)
     try:
-        correlation, found = cv2.findTransformECC(
-            reference_small, current, start, cv2.MOTION_HOMOGRAPHY, criteria, everywhere, 1
+        # no mask: OpenCV then weighs every pixel alike itself (a mask of ones, made in C++;
+        # the same fit as one passed in, without a pass to binarise it)
+        correlation, found = cv2.findTransformECC(  # type: ignore[call-overload]
+            reference_small, current, start, cv2.MOTION_HOMOGRAPHY, criteria, None, 1
         )
     except cv2.error:
         return None  # no convergence: nothing to follow with trust

@@ -227,10 +227,16 @@ def pip_difference(patch_lab: FloatImage, step: float) -> FloatImage:
 
 def contrast_of(difference: FloatImage) -> FloatImage:
     """The length of each pixel's :func:`pip_difference`: its pip contrast."""
-    contrast: FloatImage = np.sqrt(np.einsum("...c,...c->...", difference, difference)).astype(
-        np.float32
-    )
+    # squares, their sum (in channel order) and its root, each one OpenCV pass: the same
+    # float32 values as numpy's einsum and root, in a fraction of the time on a patch
+    squares = cv2.multiply(difference, difference)
+    total = cv2.transform(squares, _CHANNEL_SUM)
+    contrast: FloatImage = np.asarray(cv2.sqrt(total, dst=total), np.float32)
     return contrast
+
+
+_CHANNEL_SUM = np.ones((1, 3), np.float32)
+"""A three-channel image's channels summed (:func:`cv2.transform`)."""
 
 
 def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:
@@ -610,22 +616,27 @@ def _sample(
     return colours
 
 
+_CELL_MOVES = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)], dtype=np.float64)
+"""A grid's moves by one cell every way (and none), along its first axis, along its second."""
+
+
 def _neighbours(geometry: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Each geometry, and its grid moved by one cell every way: a spot taken for a face's
     middle may be a corner or side pip of a larger face (on a die the colour of the board, its
     other pips can lie beyond the square a one would fill)."""
-    moves = np.array([(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)], dtype=np.float64)
-    shifted = np.repeat(geometry, len(moves), axis=0)
-    a = np.tile(moves[:, 0], len(geometry))
-    b = np.tile(moves[:, 1], len(geometry))
-    shifted[:, 0] += a * shifted[:, 2] + b * shifted[:, 4]
-    shifted[:, 1] += a * shifted[:, 3] + b * shifted[:, 5]
-    return shifted
+    rows = geometry[:, None, :]
+    shifted = np.repeat(rows, len(_CELL_MOVES), axis=1)  # (guess, move, 6)
+    a, b = _CELL_MOVES[None, :, 0], _CELL_MOVES[None, :, 1]
+    shifted[:, :, 0] += a * rows[:, :, 2] + b * rows[:, :, 4]
+    shifted[:, :, 1] += a * rows[:, :, 3] + b * rows[:, :, 5]
+    return shifted.reshape(-1, 6)
 
 
 def _rows_of(guesses: list[tuple[tuple[float, float], Axes]]) -> npt.NDArray[np.float64]:
     """Geometry rows (cx, cy, ux, uy, vx, vy) of the guesses."""
-    return np.array([[cx, cy, *np.ravel(axes)] for (cx, cy), axes in guesses], dtype=np.float64)
+    return np.array(
+        [(cx, cy, ux, uy, vx, vy) for (cx, cy), ((ux, uy), (vx, vy)) in guesses], dtype=np.float64
+    )
 
 
 _SHIFTS = np.array([(dx, dy) for dx in (-0.15, 0.0, 0.15) for dy in (-0.15, 0.0, 0.15) if dx or dy])
@@ -766,7 +777,7 @@ def _scores(
     at = rows[:, 0] * _FACE_POINTS + _LIT_RINGS + deepest.reshape(count, -1)[:, _LIT_AT]
     colours = samples.reshape(-1, 3).take(at, axis=0)  # (G, lit cells, 3)
     mean = np.add.reduceat(colours, _LIT_RUNS, axis=1) / _LIT_COUNTS
-    deviation = colours - mean[:, _LIT_PATTERN]
+    deviation = colours - mean.take(_LIT_PATTERN, axis=1)
     unlike = np.sqrt(np.maximum.reduceat(_squared(deviation), _LIT_RUNS, axis=1))
     # the bare face's spread: a high quantile of its rivalling gaps (a stray sample of a
     # pip's blurred rim aside), over the samples clear of each pattern's pips (the others
