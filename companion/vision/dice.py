@@ -770,6 +770,12 @@ def _predicted_sides(
     return widths
 
 
+def squash_evidence(aspect: float) -> float:
+    """How squashed a die's top looks (mm of tilt evidence, :data:`SQUASH_MM` a unit of
+    aspect below a square face's): above 0 only where it is less square than a flat die's."""
+    return (SQUARE_FACE - aspect) * SQUASH_MM
+
+
 def tilt_evidence(
     aspect: float, side_spots: list[tuple[int, float]], predicted: list[float]
 ) -> float:
@@ -783,7 +789,7 @@ def tilt_evidence(
     die's side pip can (:data:`FARTHEST_SIDE_PIP`).
     """
     return max(
-        [(SQUARE_FACE - aspect) * SQUASH_MM]
+        [squash_evidence(aspect)]
         + [
             beyond - (predicted[side] * FARTHEST_PIP_SHARE + SIDE_TOLERANCE)
             for side, beyond in side_spots
@@ -1288,7 +1294,7 @@ def _judge_rest(
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
             # measure square too; the reader settles dice that lean on nothing at all
             sureness = min(sureness, UNSURE_REST)
-    if seen.rest_unclear and (flat or (SQUARE_FACE - face.aspect) * SQUASH_MM < SURE_SQUASH):
+    if seen.rest_unclear and squash_evidence(face.aspect) < SURE_SQUASH:
         # whether it rests on a checker or beside one is a guess; a top squashed as only a
         # steep tilt squashes it is cocked either way (a die on a checker counts as cocked)
         sureness, alone = min(sureness, UNSURE_REST), False
