@@ -907,17 +907,16 @@ def _veins(
 
 def _arm_in_picture(
     hand: Hand, camera: Camera, orientation: board.Orientation
-) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Where the arm comes from and the hand reaches to in the picture (pixels, undistorted),
-    and the unit direction from one to the other: what lies along the arm (a sleeve's folds,
-    hairs) follows it."""
+) -> tuple[FloatArray, FloatArray]:
+    """Where the hand reaches to in the picture (pixels, undistorted), and the unit direction
+    the arm comes from along: what lies along the arm (a sleeve's folds, hairs) follows it."""
     start, target = camera.project_undistorted(
         orientation.to_world_array(
             np.array([[hand.from_x, hand.from_y, hand.height], [hand.x, hand.y, hand.height]])
         )
     )
     along = (target - start) / (float(np.hypot(*(target - start))) + 1e-9)
-    return start, target, along
+    return target, along
 
 
 def _hairs(
@@ -933,7 +932,7 @@ def _hairs(
     of the hand's own (its target), so no other choice of the scene moves."""
     rows, cols = small
     px_per_mm = _px_per_mm(camera, hand.height) / scale
-    _start, target, along = _arm_in_picture(hand, camera, orientation)
+    target, along = _arm_in_picture(hand, camera, orientation)
     tip = (target - np.array(offset, np.float64)) / scale
     # the wrist lies about 170 mm behind the fingertips of an open hand
     wrist = tip - along * 170.0 * _size_of(hand) * px_per_mm
@@ -1065,7 +1064,7 @@ def _fabric_folds(
 ) -> npt.NDArray[np.float32]:
     """Soft folds across a sleeve (bands across the arm, bent by noise) and a fine weave, on a
     grid ``scale`` times coarser than the image from ``offset``."""
-    along = _arm_in_picture(hand, camera, orientation)[2]
+    along = _arm_in_picture(hand, camera, orientation)[1]
     yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32) * np.float32(scale)
     position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
     across = (xx + offset[0]) * float(-along[1]) + (yy + offset[1]) * float(along[0])

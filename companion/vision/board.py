@@ -1814,13 +1814,15 @@ class _Field(NamedTuple):
     """As :func:`_lab_at` gives it."""
     bgr: FloatArray
     """The frame's own channels."""
+    log: FloatArray
+    """Its channels in logarithms (:func:`_log_colour`)."""
     hued: bool
     """Whether it has hue enough of its own to tell in shade (:data:`FIELD_HUE`)."""
 
     @classmethod
     def of(cls, bgr: FloatArray) -> _Field:
-        own = _log_colour(bgr)
-        return cls(_lab(bgr), bgr, bool(np.abs(own - own.mean()).max() >= FIELD_HUE))
+        log = _log_colour(bgr)
+        return cls(_lab(bgr), bgr, log, bool(np.abs(log - log.mean()).max() >= FIELD_HUE))
 
 
 def _lab(bgr: FloatArray) -> FloatArray:
@@ -1848,7 +1850,7 @@ def _shows_field(bgr: FloatArray, field: _Field) -> npt.NDArray[np.bool_]:
     lit = np.linalg.norm(_lab(bgr) - field.lab, axis=-1) <= STRIP_COLOUR
     if not field.hued:
         return np.asarray(lit)
-    ratios = _log_colour(bgr) - _log_colour(field.bgr)
+    ratios = _log_colour(bgr) - field.log
     light = ratios.mean(axis=-1)
     alike = np.abs(ratios - light[..., None]).max(axis=-1) <= SHADE_HUE
     shaded = alike & (light >= math.log(SHADE[0])) & (light <= math.log(SHADE[1]))

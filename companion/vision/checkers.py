@@ -1035,18 +1035,19 @@ def read_tray(
         # where a checker would show by its colour, a bare look is proof enough (unless
         # something shows in stripes: standing checkers' shaded faces); elsewhere only a tray
         # bare of edges is, as standing checkers show their seams and rims
+        first_edges = float(np.mean(edges[first]))
         if visible < 0.5:
-            doubt = float(np.mean(edges[first])) >= BARE_TRAY_EDGES * contrast
+            doubt = first_edges >= BARE_TRAY_EDGES * contrast
         else:
             doubt = float(np.max(rows[first])) >= TRAY_STRIPES
         if change is not None and float(np.mean(change[first] >= 0.5)) >= TRAY_CHANGED:
             # the first slot changed from the empty tray without looking like a checker:
             # standing checkers whose shaded rims are all that shows (dim light), or a shadow
             doubt = True
-        rest = max(float(np.median(edges[len(edges) // 2 :])), TRAY_EDGE_FLOOR)
-        if float(np.mean(edges[first])) >= max(TRAY_EDGE_RISE * rest, BARE_TRAY_EDGES * contrast):
+        if not doubt:
             # seams and rims at the filling end that the rest of the tray does not show
-            doubt = True
+            rest = max(float(np.median(edges[len(edges) // 2 :])), TRAY_EDGE_FLOOR)
+            doubt = first_edges >= max(TRAY_EDGE_RISE * rest, BARE_TRAY_EDGES * contrast)
         if doubt:
             confidence = min(confidence, CAMOUFLAGED_CONFIDENCE)
     elif visible < 0.5 and not _bare_beyond(edges, change, count, float(reach[-1]), scale):

@@ -118,14 +118,20 @@ def colour_distance(lab: FloatImage, colour: Lab | FloatImage) -> FloatImage:
         target = np.asarray(colour, dtype=np.float32)
         scalar = (float(target[0]), float(target[1]), float(target[2]), 0.0)
         diff = cv2.subtract(pixels, scalar)  # type: ignore[call-overload]
-    return _weighted_norm(diff, lab.shape[:-1])
+    return weighted_norm(diff, lab.shape[:-1])
 
 
-def _weighted_norm(diff: cv2.typing.MatLike, shape: tuple[int, ...]) -> FloatImage:
-    """The weighted length of every pixel's three channels; ``diff`` is used up."""
+def weighted_norm(
+    diff: cv2.typing.MatLike,
+    shape: tuple[int, ...],
+    weights: npt.NDArray[np.float32] = _WEIGHTS_SQUARED,
+    keep: bool = False,
+) -> FloatImage:
+    """The weighted length of every pixel's three channels (``weights``: the squared weight of
+    each channel, a row); ``diff`` is used up unless ``keep``."""
     # the weighted square sum in one pass: squares, then one weighted channel sum
-    squared = cv2.multiply(diff, diff, dst=diff)
-    total = cv2.transform(squared, _WEIGHTS_SQUARED)
+    squared = cv2.multiply(diff, diff) if keep else cv2.multiply(diff, diff, dst=diff)
+    total = cv2.transform(squared, weights)
     distance = cv2.sqrt(total, dst=total)
     return np.asarray(distance, dtype=np.float32).reshape(shape)
 
@@ -225,7 +231,7 @@ def _distance_to_range(
     clamped = cv2.max(pixels, low, dst=_channels(scratch, pixels.shape))
     clamped = cv2.min(clamped, high, dst=clamped)
     outside = cv2.absdiff(pixels, clamped, dst=clamped)
-    return _weighted_norm(outside, pixels.shape[:-1])
+    return weighted_norm(outside, pixels.shape[:-1])
 
 
 def plane_maps(
@@ -255,7 +261,7 @@ def plane_maps(
     to_white, to_black = _distances_to_colours(smooth, colours.white, colours.black, scratch)
     nearest = np.asarray(cv2.min(to_white, to_black), dtype=np.float32)
     difference = cv2.subtract(smooth, reference_lab, dst=_channels(scratch, smooth.shape))
-    foreground = _foreground(_weighted_norm(difference, smooth.shape[:-1]), nearest)
+    foreground = _foreground(weighted_norm(difference, smooth.shape[:-1]), nearest)
     tolerant = _foreground(_distance_to_range(smooth, low, high, scratch), nearest)
     whiteness = np.subtract(to_black, to_white)
     total = np.add(to_black, to_white, out=to_black)

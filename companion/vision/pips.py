@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from companion.vision.maps import weighted_norm
+
 FloatImage = npt.NDArray[np.float32]
 Axes = tuple[tuple[float, float], tuple[float, float]]
 """Pixels from one cell of a face to the next along its two axes: ``(across, down)``."""
@@ -227,16 +229,12 @@ def pip_difference(patch_lab: FloatImage, step: float) -> FloatImage:
 
 def contrast_of(difference: FloatImage) -> FloatImage:
     """The length of each pixel's :func:`pip_difference`: its pip contrast."""
-    # squares, their sum (in channel order) and its root, each one OpenCV pass: the same
-    # float32 values as numpy's einsum and root, in a fraction of the time on a patch
-    squares = cv2.multiply(difference, difference)
-    total = cv2.transform(squares, _CHANNEL_SUM)
-    contrast: FloatImage = np.asarray(cv2.sqrt(total, dst=total), np.float32)
-    return contrast
+    # squares, their sum and its root, each one OpenCV pass (every channel weighed alike)
+    return weighted_norm(difference, difference.shape[:-1], _EVEN_WEIGHTS, keep=True)
 
 
-_CHANNEL_SUM = np.ones((1, 3), np.float32)
-"""A three-channel image's channels summed (:func:`cv2.transform`)."""
+_EVEN_WEIGHTS = np.ones((1, 3), np.float32)
+"""Every channel weighed alike in a colour's length."""
 
 
 def pip_contrast(patch_lab: FloatImage, step: float) -> FloatImage:

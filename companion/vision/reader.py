@@ -472,7 +472,7 @@ def leans_on_nothing(
     beside it suggest (a cocked die must lean on something or it would fall). ``edge`` is the
     board's strip along the frame's long sides (the view shifts it off the playing area)."""
     x, y = die.footprint_mm
-    reach = g.DIE_SIZE * 0.71 + LEAN_MARGIN
+    reach = dice.CORNER_REACH + LEAN_MARGIN
     walls = (
         x, g.PLAY_WIDTH - x, y + edge, g.PLAY_HEIGHT + edge - y,
         abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT),
@@ -482,7 +482,7 @@ def leans_on_nothing(
     # the other die holds this one up only if its nearest corner lies within reach
     if any(
         other is not die
-        and math.dist(die.footprint_mm, other.footprint_mm) < reach + g.DIE_SIZE * 0.71
+        and math.dist(die.footprint_mm, other.footprint_mm) < reach + dice.CORNER_REACH
         for other in others
     ):
         return False
@@ -519,7 +519,7 @@ def checker_within_reach(
     """Whether a checker (on a point, ``height`` of them, or on the bar) lies within ``margin``
     mm of a die's corners: one it could lean on."""
     x, y = die.footprint_mm
-    reach = g.DIE_SIZE * 0.71 + margin
+    reach = dice.CORNER_REACH + margin
     return any(
         math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach
         for cx, cy, _ in checker_centres(regions, bar, height)
@@ -575,20 +575,17 @@ def settle_free_dice(
             # flat only for its colours showing nothing beside it, yet a checker lies there:
             # one the colour of the board beneath it (a black checker on a dark point) shows
             # no colour, and the die may lean on it
-            die = replace(
-                die,
-                reading=replace(
-                    die.reading, confidence=min(die.reading.confidence, dice.UNSURE_REST)
-                ),
-            )
+            confidence = min(die.reading.confidence, dice.UNSURE_REST)
         elif not die.reading.on_checker and leans_on_nothing(die, regions, bar, found, edge):
             confidence = (
                 die.face_confidence
                 if die.reading.flat
                 else min(die.reading.confidence, dice.UNSURE_REST)
             )
-            die = replace(die, reading=replace(die.reading, confidence=confidence))
-        settled.append(die)
+        else:
+            settled.append(die)
+            continue
+        settled.append(replace(die, reading=replace(die.reading, confidence=confidence)))
     return settled
 
 
@@ -639,11 +636,11 @@ def resolve_by_fifteen(
     if not unsure or any(regions[i].covered for i in unsure):
         return regions
     empties = [i for i in unsure if regions[i].count == 0]
-    counted = [i for i in unsure if regions[i].count != 0]
-    if len(counted) > MAX_UNSURE:
+    holding = [i for i in unsure if regions[i].count != 0]
+    if len(holding) > MAX_UNSURE:
         # with many doubts, errors can cancel out in the total
         return regions
-    options = [(regions[i].count, *regions[i].alternatives) for i in counted]
+    options = [(regions[i].count, *regions[i].alternatives) for i in holding]
     if math.prod(len(o) for o in options) > MAX_COMBINATIONS:
         return regions
     sure = [r.count for i, r in enumerate(regions) if i not in unsure]
@@ -659,13 +656,13 @@ def resolve_by_fifteen(
             return regions  # the places read empty could hide the checkers missing
     if len(fits) != 1:
         return regions
-    changes = [i for i, count in zip(counted, fits[0], strict=True) if regions[i].count != count]
+    changes = [i for i, count in zip(holding, fits[0], strict=True) if regions[i].count != count]
     if len(changes) > MAX_SETTLED:
         # unsure places that trade checkers between them can add up to fifteen with counts
         # that are both wrong: the total settles one doubtful count, not several
         return regions
     settled = list(regions)
-    for index, count in zip(counted, fits[0], strict=True):
+    for index, count in zip(holding, fits[0], strict=True):
         settled[index] = checkers.RegionReading(count, threshold)
     for index in empties:
         settled[index] = checkers.RegionReading(0, threshold)
