@@ -371,11 +371,15 @@ def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> Float
     ``contrast`` scales what counts as a plain rim with the light (:func:`rim_contrast`)."""
     rows, _cols, _cover = _ring_indices(scale, edges.shape[:2])
     tables = _ring_maps(scale, edges.shape[:2])
-    ring = np.median(gather(edges, tables).reshape(rows.shape).max(axis=1), axis=2)
+    # the median of a ring's angles (an even count: the mean of the two middle ones), by
+    # sorting: np.median's general path costs a third more, every frame
+    angles = np.sort(gather(edges, tables).reshape(rows.shape).max(axis=1), axis=2)
+    middle = len(_RING_ANGLES) // 2
+    ring = (angles[..., middle - 1] + angles[..., middle]) / 2
     # a checker's rim shows on rings a step or two off its centre as well; a ring strong at
     # one centre alone is a straight edge (the frame, a triangle) crossing a few of its angles
     padded = np.pad(ring, ((0, 0), (1, 1)), mode="edge")
-    ring = np.median(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)
+    ring = np.sort(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)[1]
     strong = RING_STRONG * contrast
     presence = np.clip((ring - strong * 0.35) / (strong * 0.65), 0.0, 1.0)
     # each mm takes the strongest ring among the centres whose checker would cover it (at

@@ -408,7 +408,7 @@ def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) 
     for number, region in enumerate(regions, start=1):
         if region.count == 0:
             continue
-        for cx, cy, _ in g.stack_centres(number, abs(region.count)):
+        for cx, cy, _ in _stack_centres(number, abs(region.count)):
             distance = math.hypot(x - cx, y - cy)
             if g.DIE_SIZE * 0.6 < distance < g.CHECKER_DIAMETER / 2 + 4.0:
                 return False
@@ -490,6 +490,13 @@ def leans_on_nothing(
     return not checker_within_reach(die, regions, bar, LEAN_MARGIN, tallest)
 
 
+@lru_cache(maxsize=512)
+def _stack_centres(number: int, count: int) -> tuple[tuple[float, float, int], ...]:
+    """:func:`companion.geometry.stack_centres` (a line), once for each point and count: the
+    dice's rules ask for them some hundred times a frame."""
+    return tuple(g.stack_centres(number, count))
+
+
 Height = Callable[[checkers.RegionReading], int]
 """How many checkers a point's reading puts on it, for drawing or reaching them."""
 
@@ -502,7 +509,7 @@ def checker_centres(
     centres = [
         centre
         for number, region in enumerate(regions, start=1)
-        for centre in g.stack_centres(number, height(region))
+        for centre in _stack_centres(number, height(region))
     ]
     for colour, count in (("white", bar.white), ("black", bar.black)):
         centres.extend(g.bar_centres(colour, count))  # type: ignore[arg-type]
