@@ -199,16 +199,17 @@ class TestRowsSettled:
 
 
 class TestFieldInShade:
-    FIELD = board._Field.of(np.array([60.0, 140.0, 90.0]))
+    FIELD_BGR = np.array([60.0, 140.0, 90.0])
+    FIELD = board._Field.of(FIELD_BGR)
     """A green felt field."""
 
     def test_the_field_lit_or_in_a_wall_s_shadow_shows_the_field(self) -> None:
         for light in (1.0, 0.9, 0.6, 0.5):
-            assert board._shows_field(light * self.FIELD.bgr, self.FIELD), light
+            assert board._shows_field(light * self.FIELD_BGR, self.FIELD), light
 
     def test_another_colour_as_dark_or_the_field_in_deep_shade_does_not(self) -> None:
         assert not board._shows_field(np.array([30.0, 50.0, 85.0]), self.FIELD)  # brown frame
-        assert not board._shows_field(0.2 * self.FIELD.bgr, self.FIELD)
+        assert not board._shows_field(0.2 * self.FIELD_BGR, self.FIELD)
 
     def test_a_grey_rim_round_a_near_white_field_does_not(self) -> None:
         """A near-white field darkened alike is any grey: a grey rim drawn round the playing

@@ -214,7 +214,7 @@ class TestDiceLeaning:
         (``FoundDie.alone``); a checker the colour of the board beneath it shows nothing, but
         the reader counted one 2 mm from the die's corners. 14 mm away, the die stays sure."""
         x, y, _ = g.stack_centres(20, 1)[0]
-        corner = g.CHECKER_DIAMETER / 2 + dice.CORNER_REACH
+        corner = g.CHECKER_DIAMETER / 2 + dice.HALF_DIAGONAL
         points = empty_points()
         points[19] = region(1)
         near = replace(found_die(x, y + corner + 2.0), alone=True)

@@ -1812,8 +1812,6 @@ class _Field(NamedTuple):
 
     lab: FloatArray
     """As :func:`_lab_at` gives it."""
-    bgr: FloatArray
-    """The frame's own channels."""
     log: FloatArray
     """Its channels in logarithms (:func:`_log_colour`)."""
     hued: bool
@@ -1822,7 +1820,7 @@ class _Field(NamedTuple):
     @classmethod
     def of(cls, bgr: FloatArray) -> _Field:
         log = _log_colour(bgr)
-        return cls(_lab(bgr), bgr, log, bool(np.abs(log - log.mean()).max() >= FIELD_HUE))
+        return cls(_lab(bgr), log, bool(np.abs(log - log.mean()).max() >= FIELD_HUE))
 
 
 def _lab(bgr: FloatArray) -> FloatArray:

@@ -1040,18 +1040,19 @@ def read_tray(
         # something shows in stripes: standing checkers' shaded faces); elsewhere only a tray
         # bare of edges is, as standing checkers show their seams and rims
         first_edges = float(np.mean(edges[first]))
+        bare = BARE_TRAY_EDGES * contrast
         if visible < 0.5:
-            doubt = first_edges >= BARE_TRAY_EDGES * contrast
+            doubt = first_edges >= bare
         else:
             doubt = float(np.max(rows[first])) >= TRAY_STRIPES
+            if not doubt and first_edges >= bare:
+                # seams and rims at the filling end that the rest of the tray does not show
+                rest = max(float(np.median(edges[len(edges) // 2 :])), TRAY_EDGE_FLOOR)
+                doubt = first_edges >= TRAY_EDGE_RISE * rest
         if change is not None and float(np.mean(change[first] >= 0.5)) >= TRAY_CHANGED:
             # the first slot changed from the empty tray without looking like a checker:
             # standing checkers whose shaded rims are all that shows (dim light), or a shadow
             doubt = True
-        if not doubt:
-            # seams and rims at the filling end that the rest of the tray does not show
-            rest = max(float(np.median(edges[len(edges) // 2 :])), TRAY_EDGE_FLOOR)
-            doubt = first_edges >= max(TRAY_EDGE_RISE * rest, BARE_TRAY_EDGES * contrast)
         if doubt:
             confidence = min(confidence, CAMOUFLAGED_CONFIDENCE)
     elif visible < 0.5 and not _bare_beyond(edges, change, count, float(reach[-1]), scale):

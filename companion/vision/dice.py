@@ -808,10 +808,10 @@ def _ring(radii: npt.ArrayLike, points: int) -> npt.NDArray[np.float64]:
 
 _ON_CHECKER_RING = _ring(12.0, 16)
 """Where a die resting on a checker shows checker colour all round (mm from its centre)."""
-CORNER_REACH = g.DIE_SIZE * 0.71
+HALF_DIAGONAL = g.DIE_SIZE * 0.71
 """How far (mm) a die's corners reach from its middle (half its diagonal, rounded down a
 little: a die's edges are rounded)."""
-_TOUCH_REACH = CORNER_REACH + 3.0
+_TOUCH_REACH = HALF_DIAGONAL + 3.0
 """Just beyond a flat die's corners (mm from its centre)."""
 _TOUCH_RINGS = _ring([_TOUCH_REACH, _TOUCH_REACH + TOUCH_SLACK], 24)
 """Where something a die may lean on is looked for: two rings, see :func:`_touches_something`."""

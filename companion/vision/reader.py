@@ -472,7 +472,7 @@ def leans_on_nothing(
     beside it suggest (a cocked die must lean on something or it would fall). ``edge`` is the
     board's strip along the frame's long sides (the view shifts it off the playing area)."""
     x, y = die.footprint_mm
-    reach = dice.CORNER_REACH + LEAN_MARGIN
+    reach = dice.HALF_DIAGONAL + LEAN_MARGIN
     walls = (
         x, g.PLAY_WIDTH - x, y + edge, g.PLAY_HEIGHT + edge - y,
         abs(x - g.BAR_LEFT), abs(x - g.BAR_RIGHT),
@@ -482,7 +482,7 @@ def leans_on_nothing(
     # the other die holds this one up only if its nearest corner lies within reach
     if any(
         other is not die
-        and math.dist(die.footprint_mm, other.footprint_mm) < reach + dice.CORNER_REACH
+        and math.dist(die.footprint_mm, other.footprint_mm) < reach + dice.HALF_DIAGONAL
         for other in others
     ):
         return False
@@ -526,7 +526,7 @@ def checker_within_reach(
     """Whether a checker (on a point, ``height`` of them, or on the bar) lies within ``margin``
     mm of a die's corners: one it could lean on."""
     x, y = die.footprint_mm
-    reach = dice.CORNER_REACH + margin
+    reach = dice.HALF_DIAGONAL + margin
     return any(
         math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach
         for cx, cy, _ in checker_centres(regions, bar, height)
