@@ -872,6 +872,19 @@ HAIR_DARKNESS = 0.09
 on the back of the hand."""
 
 
+def _on_grid(
+    points: FloatArray,
+    camera: Camera,
+    orientation: board.Orientation,
+    offset: tuple[int, int],
+    scale: int,
+) -> FloatArray:
+    """Points on the board (mm) where the shading grid shows them: the picture's pixels from
+    ``offset``, ``scale`` times coarser."""
+    seen = camera.project_undistorted(orientation.to_world_array(points))
+    return np.asarray((seen - np.array(offset, np.float64)) / scale, np.float64)
+
+
 def _veins(
     small: tuple[int, int],
     digits: list[Part],
@@ -886,7 +899,6 @@ def _veins(
     skin without them was one of the things that gave a hand away as drawn."""
     veins = np.zeros(small, np.float32)
     forward, bases, starts = _tendons(hand, digits)
-    shift = np.array(offset, np.float64)
     px_per_mm = _px_per_mm(camera, hand.height) / scale
     side = np.array([-forward[1], forward[0]])
     thin = max(1, round(1.6 * px_per_mm))
@@ -898,7 +910,7 @@ def _veins(
         bow = (root + gap) / 2
         bow[:2] += side * (5.0 if index % 2 else -4.0)
         path = np.array([root, bow, gap])
-        seen = (camera.project_undistorted(orientation.to_world_array(path)) - shift) / scale
+        seen = _on_grid(path, camera, orientation, offset, scale)
         cv2.polylines(
             veins, [np.round(seen * 16).astype(np.int32)], False, 1.0, thin, cv2.LINE_AA, 4
         )
@@ -969,10 +981,9 @@ def _joints(
     from the wrist to each finger's knuckle."""
     bumps = np.zeros(small, np.float32)
     flush = np.zeros(small, np.float32)
-    shift = np.array(offset, np.float64)
     px_per_mm = _px_per_mm(camera, hand.height) / scale
     for centres, radii, _ in digits:
-        points = (camera.project_undistorted(orientation.to_world_array(centres)) - shift) / scale
+        points = _on_grid(centres, camera, orientation, offset, scale)
         last = len(radii) - 1
         for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
             size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
@@ -984,8 +995,8 @@ def _joints(
     # the tendons on the back of the hand: faint ridges fanning from the wrist to each knuckle
     _, bases, starts = _tendons(hand, digits)
     if len(bases):
-        ends = (camera.project_undistorted(orientation.to_world_array(bases)) - shift) / scale
-        begins = (camera.project_undistorted(orientation.to_world_array(starts)) - shift) / scale
+        ends = _on_grid(bases, camera, orientation, offset, scale)
+        begins = _on_grid(starts, camera, orientation, offset, scale)
         width = max(1, round(2.5 * px_per_mm))
         for a, b in zip(begins, ends, strict=True):
             ridge = 1.6 * px_per_mm
