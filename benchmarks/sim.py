@@ -7,9 +7,11 @@ machine: >= 20 frames/s, so that a 1,000-frame evaluation set renders in under a
 frame's first use of a style builds cached textures; the warm-up pass pays for those.
 
 With ``--vary`` every frame also gets its own look (``Scene.vary``: jittered board, table,
-checkers and light, and hands in varied poses), as an honest evaluation set is rendered.
+checkers and light, and hands in varied poses), as an honest evaluation set is rendered. With
+``--photo`` every frame is drawn with the photo looks (``Scene.photo``: a desk lamp's pool of
+light, walls and edges that catch the light, a table of planks or cloth fading away, ...).
 
-Run: .venv/bin/python benchmarks/sim.py [--frames N] [--size 1280x720] [--vary]
+Run: .venv/bin/python benchmarks/sim.py [--frames N] [--size 1280x720] [--vary] [--photo]
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import numpy as np
 from companion.rules.moves import generate_plays
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
+from companion.sim import scene as scene_module
 from companion.sim.scene import Scene
 from companion.sim.styles import BOARD_STYLES, EXTRA_BOARD_STYLES
 
@@ -67,7 +70,11 @@ def main() -> int:
     parser.add_argument("--frames", type=int, default=120, help="timed frames")
     parser.add_argument("--size", default="1280x720", help="WIDTHxHEIGHT")
     parser.add_argument("--vary", action="store_true", help="a new look for every frame")
+    parser.add_argument("--photo", action="store_true", help="every frame with the photo looks")
     args = parser.parse_args()
+    if args.photo:
+        # scenes that do not say which looks they want take the module's switch
+        scene_module.PHOTO_LOOKS = True
     width, height = (int(v) for v in args.size.split("x"))
     styles = [*BOARD_STYLES, *(EXTRA_BOARD_STYLES if args.vary else ())]
     warm = [
@@ -92,6 +99,8 @@ def main() -> int:
     median = statistics.median(times)
     mean, slowest = statistics.fmean(times) * 1000, max(times) * 1000
     look = "a new look each (--vary)" if args.vary else "named styles"
+    if args.photo:
+        look += ", the photo looks (--photo)"
     print(
         f"frames rendered: {len(times)} at {width}x{height}, {look};"
         f" {skipped} without room for dice"

@@ -99,6 +99,7 @@ sys.path.insert(0, str(ROOT))
 from companion.allocator import keep_freed_buffers  # noqa: E402
 from companion.rules.position import Position  # noqa: E402
 from companion.sim import Checkers, DieSpec, InvalidScene, random_scene, render  # noqa: E402
+from companion.sim import scene as scene_module  # noqa: E402
 from companion.vision.board import BoardNotFound, find_board  # noqa: E402
 from companion.vision.calibrate import CalibrationError, calibrate  # noqa: E402
 from companion.vision.dice import read_die_in_box  # noqa: E402
@@ -175,8 +176,8 @@ def percent(part: int, whole: int) -> str:
     return f"{part}/{whole} = {100.0 * part / whole:.1f}%" if whole else "n/a (none)"
 
 
-def simulator(frames: int) -> None:
-    rng = np.random.default_rng(FIRST_SEED)
+def simulator(frames: int, first_seed: int = FIRST_SEED) -> None:
+    rng = np.random.default_rng(first_seed)
     opening = Position.opening().to_absolute("white")
     counts = {
         "frames": 0, "readable": 0, "board_exact": 0, "confident_wrong": 0,
@@ -193,7 +194,7 @@ def simulator(frames: int) -> None:
     last_profile = None
     calibrate_times: list[float] = []
     for index in range(frames):
-        seed = FIRST_SEED + index
+        seed = first_seed + index
         kind = ("plain", "cocked", "wrong side", "hand")[index % 4]
         try:
             calibration = render(random_scene(seed, opening))
@@ -284,7 +285,7 @@ def simulator(frames: int) -> None:
         if (index + 1) % 50 == 0:
             print(f"  ... {index + 1} frames", file=sys.stderr)
     c = counts
-    print(f"simulator frames read: {c['frames']} (seeds from {FIRST_SEED})")
+    print(f"simulator frames read: {c['frames']} (seeds from {first_seed})")
     print(f"  calibration failed on: {c['calibration_failed']}")
     show("readable frames", c["readable"], c["frames"])
     show("whole board exact on readable frames", c["board_exact"], c["readable"], ">= 99.5%")
@@ -658,20 +659,56 @@ def real_positions() -> None:
         print(line)
 
 
+PARTS = ("simulator", "shaped", "margins", "automatic", "real")
+"""The benchmark's parts, in the order they run: the simulator's frames, boards of other
+proportions, boards with strips of field, calibration with no corners given, real photos."""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--frames", type=int, default=500, help="simulator frames (500)")
+    parser.add_argument(
+        "--first-seed",
+        type=int,
+        default=FIRST_SEED,
+        help=f"the simulator part's first seed ({FIRST_SEED}, never used while developing; "
+        "a development run takes seeds from 0-10000)",
+    )
+    parser.add_argument(
+        "--photo",
+        action="store_true",
+        help="draw every scene with the simulator's photo looks (companion.sim.scene."
+        "PHOTO_LOOKS): a lamp's pool of light, a table of planks or cloth fading off, ...",
+    )
+    parser.add_argument(
+        "--only",
+        choices=PARTS,
+        action="append",
+        help="run only this part (repeat for more); every part by default",
+    )
     args = parser.parse_args()
+    if args.first_seed < 0:
+        parser.error(f"--first-seed must be a non-negative integer, not {args.first_seed}")
+    parts = set(args.only or PARTS)
+    if args.photo:
+        # scenes that do not say which looks they want take the module's switch
+        scene_module.PHOTO_LOOKS = True
+        print("simulator frames drawn with the photo looks (PHOTO_LOOKS = True)")
     cv2.setNumThreads(1)
     keep_freed_buffers()  # as the companion command does
     print(f"plane view: {VIEW_SCALE} px/mm")
-    simulator(args.frames)
-    shaped_boards(max(args.frames // 5, 20))
-    shaped_boards(max(args.frames // 5, 20), MARGINS_SEED, margins=True)
-    automatic_calibration(max(args.frames // 10, 20))
-    real_dice()
-    real_boards()
-    real_positions()
+    if "simulator" in parts:
+        simulator(args.frames, args.first_seed)
+    if "shaped" in parts:
+        shaped_boards(max(args.frames // 5, 20))
+    if "margins" in parts:
+        shaped_boards(max(args.frames // 5, 20), MARGINS_SEED, margins=True)
+    if "automatic" in parts:
+        automatic_calibration(max(args.frames // 10, 20))
+    if "real" in parts:
+        real_dice()
+        real_boards()
+        real_positions()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this whole benchmark, renderer included: {peak:.0f} MB")
 

@@ -21,8 +21,9 @@ from companion.sim import CameraSpec, Checkers, Scene, lighting, occluders, rend
 from companion.sim import board as board_model
 from companion.sim.board import Orientation
 from companion.sim.camera import make_camera
-from companion.sim.checkers import RADIUS, THICKNESS, _relief
+from companion.sim.checkers import RADIUS, THICKNESS, CheckerPlacement, _relief, draw_checker
 from companion.sim.shape import CANONICAL_SHAPE
+from companion.sim.styles import CHECKER_SETS
 from tests.sim_helpers import EMPTY
 
 ONE_WHITE = Checkers(
@@ -65,6 +66,39 @@ def test_a_white_checkers_edge_is_no_dark_outline_in_the_photo_look() -> None:
     checker that the vision code was tuned on."""
     assert _edge_to_face(photo=True) > 0.82
     assert _edge_to_face(photo=False) < 0.8
+
+
+def _rim_across(photo: bool) -> tuple[float, float]:
+    """A white checker standing on edge, as in the tray, right under a camera looking straight
+    down, lit from nearly overhead: the brightness of its rim on top (where it faces up) and
+    on a flank (20 degrees above the surface it stands on)."""
+    camera = make_camera(CameraSpec(tilt=0, size=(640, 360), focal=4000.0))  # close up
+    orientation = Orientation("bottom-right", CANONICAL_SHAPE)
+    x, y = board_model.CENTRE_X, board_model.CENTRE_Y
+    checker = CheckerPlacement("white", "off", 0, x, y, 0.0, 0, on_edge=True)
+    image = np.full((360, 640, 3), 90, np.uint8)
+    light = np.array([0.2, 0.1, 1.0]) / np.linalg.norm([0.2, 0.1, 1.0])
+    draw_checker(
+        image, camera, checker, orientation, CHECKER_SETS["white-black"], light, None, photo
+    )
+    wx, wy = orientation.to_world(x, y)
+    angles = np.radians([90.0, 20.0])
+    world = np.column_stack(
+        [wx + RADIUS * np.cos(angles), np.full(2, wy), RADIUS + RADIUS * np.sin(angles)]
+    )
+    grey = image.astype(float).mean(axis=2)
+    (top_u, top_v), (flank_u, flank_v) = camera.project(world)
+    return float(grey[round(top_v), round(top_u)]), float(grey[round(flank_v), round(flank_u)])
+
+
+def test_a_borne_off_checkers_rim_is_lit_as_a_cylinder_in_the_photo_look() -> None:
+    """A checker standing on edge in the tray shows a rounded rim: brightest on top, where it
+    faces the light from above, darker down its flanks. The default draws it in flat greys
+    that know nothing of the light (no brighter on top)."""
+    top, flank = _rim_across(photo=True)
+    assert top > 1.15 * flank
+    top, flank = _rim_across(photo=False)
+    assert top < 1.05 * flank
 
 
 def _bevel_sides(elevation_bin: int, photo: bool) -> tuple[float, float, float]:
@@ -186,6 +220,36 @@ def test_a_photo_frames_table_falls_off_as_its_light_seed_says(
     assert again.surround == photo.surround != other.surround
     assert default.surround is None
     assert replace(photo, surround=None).to_json() == default.to_json()
+
+
+def test_a_photo_frames_truth_tells_how_its_light_falls_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The truth of a photo frame records the table's fall-off and the shaded lamp's pool of
+    light, enough to rebuild the very light the frame was drawn in; a default frame's truth
+    has neither (it stays as it was)."""
+    small = CameraSpec(tilt=0, size=(320, 180))
+    scenes = [
+        Scene(EMPTY, camera=small, seed=3, lighting=kind, photo=photo)  # type: ignore[arg-type]
+        for kind in ("lamp", "even")
+        for photo in (True, False)
+    ]
+    lights = [light for light, _ in _lights_and_covers(monkeypatch, *scenes)]
+    truths = [render(scene).truth["lighting"] for scene in scenes]
+    lamp_photo, lamp_default, even_photo, even_default = truths
+    for light, told in ((lights[0], lamp_photo), (lights[2], even_photo)):
+        surround, drawn = told["surround"], light.surround  # type: ignore[index]
+        assert surround["board_mm"] == pytest.approx(drawn.board, abs=0.05)
+        assert surround["depth"] == pytest.approx(drawn.depth, abs=5e-4)
+        assert surround["reach_mm"] == pytest.approx(drawn.reach_mm, abs=0.05)
+    assert lamp_photo["pool"] == {  # type: ignore[index]
+        "aim_mm": [round(v, 1) for v in lights[0].aim],
+        "depth": lighting.POOL_DEPTH,
+        "radius_mm": lighting.POOL_RADIUS_MM,
+    }
+    assert "pool" not in even_photo  # an even light has no shade
+    for default in (lamp_default, even_default):
+        assert "surround" not in default and "pool" not in default  # type: ignore[operator]
 
 
 def test_the_boards_glare_never_lies_on_a_hand_over_it() -> None:

@@ -86,11 +86,72 @@ def test_a_black_frames_walls_show_their_sheen_and_a_lit_top_edge() -> None:
     """A black board's walls reflect the room: seen from a tilted camera they are lighter than
     the black frame's top, and their rounded top edge is lighter than their middle."""
     frame, orientation = _black_board_lit_evenly(CameraSpec(tilt=30, size=(1280, 720)))
+    assert _shining_walls(frame, orientation, range(walls.HALF_WALLS)) >= 1
+
+
+def test_a_black_boards_trays_have_walls_that_shine_as_the_playing_halves_do() -> None:
+    """The trays' walls are the same leather or wood as the halves': on a black board they
+    were a black band no photograph shows, now they show the sheen and the lit top edge."""
+    frame, orientation = _black_board_lit_evenly(CameraSpec(tilt=30, size=(1280, 720)))
+    trays = range(walls.HALF_WALLS, len(walls._walls_in_world(orientation, CANONICAL_SHAPE)))
+    assert _shining_walls(frame, orientation, trays) >= 1
+
+
+def _rim_lift(photo: bool) -> list[float]:
+    """On an empty black board (black field in a black frame) seen from a tilted camera in even
+    light, for each end wall (across the board) turned from the camera, how much lighter the
+    frame's inner edge above it is than the frame's top 8 mm behind it and the field 8 mm in
+    front of it."""
+    scene = Scene(
+        EMPTY,
+        camera=CameraSpec(tilt=30, size=(1280, 720)),
+        lighting="even",
+        noise=0.0,
+        style="black-red",
+        seed=0,
+        photo=photo,
+    )
+    frame = render(scene)
+    orientation = Orientation(scene.white_home, CANONICAL_SHAPE)
+    image = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY).astype(float)
+
+    def around(world: np.ndarray, size: int) -> np.ndarray:
+        u, v = frame.camera.project_undistorted(np.array([world]))[0]
+        return image[round(v) - size : round(v) + size + 1, round(u) - size : round(u) + size + 1]
+
+    lifts = []
+    for wall in walls._walls_in_world(orientation, CANONICAL_SHAPE):
+        world, normal = wall
+        if walls._faces_camera(wall, frame.camera.position) or abs(normal[0]) < 0.9:
+            continue  # (the long walls have the points' bases in front of them)
+        middle = world[:, :2].mean(axis=0)
+        edge = float(around(np.array([*middle, board_model.FRAME_HEIGHT]), 1).max())
+        lid = around(np.array([*(middle - normal * 8.0), board_model.FRAME_HEIGHT]), 1).mean()
+        field = around(np.array([*(middle + normal * 8.0), 0.0]), 1).mean()
+        lifts.append(edge - max(float(lid), float(field)))
+    return lifts
+
+
+def test_the_frames_inner_edges_catch_the_light_round_every_hole() -> None:
+    """The frame's rounded inner edge shows as a thin light line round each half and tray,
+    also where the camera sees no wall below it (the wall is turned away): on a black board
+    the holes are outlined as on real ones. Without the photo look the edge is as dark as the
+    frame and the field beside it."""
+    lifts = _rim_lift(photo=True)
+    assert len(lifts) >= 3
+    assert min(lifts) > 5.0
+    assert max(_rim_lift(photo=False)) < 3.0
+
+
+def _shining_walls(frame: Frame, orientation: Orientation, which: range) -> int:
+    """How many of the walls ``which`` (indices in :func:`walls._walls_in_world`) that face
+    the camera squarely enough to sample were seen lighter than the black frame's top beside
+    them, with a rounded top edge lighter still; fails at the first that was not."""
     image = cv2.cvtColor(frame.image, cv2.COLOR_BGR2GRAY).astype(float)
     seen = 0
     for index, wall in enumerate(walls._walls_in_world(orientation, CANONICAL_SHAPE)):
         world, normal = wall
-        if index >= walls.HALF_WALLS or not walls._faces_camera(wall, frame.camera.position):
+        if index not in which or not walls._faces_camera(wall, frame.camera.position):
             continue
         middle = world[:, :2].mean(axis=0)
         top, foot = frame.camera.project_undistorted(
@@ -106,9 +167,9 @@ def test_a_black_frames_walls_show_their_sheen_and_a_lit_top_edge() -> None:
             0
         ]
         lid = float(image[round(v) - 1 : round(v) + 2, round(u) - 1 : round(u) + 2].mean())
-        assert float(np.median(lower)) > lid + 3.0
-        assert float(upper.max()) > float(np.median(lower)) + 6.0
-    assert seen >= 1
+        assert float(np.median(lower)) > lid + 3.0, index
+        assert float(upper.max()) > float(np.median(lower)) + 6.0, index
+    return seen
 
 
 def _outline_2d(centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
@@ -188,12 +249,15 @@ def test_the_boards_outline_is_smooth_against_the_table() -> None:
 def test_the_photo_looks_change_nothing_else_and_are_off_by_default() -> None:
     """A scene that does not ask for the photo looks is drawn as before them (the light's
     draws are the same either way, so every other choice of a seed stays), and asking for
-    them changes the pixels but not the truth."""
+    them changes the pixels but not the truth, beyond the light's pool and fall-off it
+    records."""
     board = Position.opening().to_absolute("white")
     plain = render(random_scene(11, board, lighting="lamp", tilt=25, size=(640, 360)))
     photo = render(random_scene(11, board, lighting="lamp", tilt=25, size=(640, 360), photo=True))
     assert PHOTO_LOOKS is False
-    assert plain.truth == photo.truth
+    photo_light = dict(photo.truth["lighting"])  # type: ignore[call-overload]
+    assert min(photo_light.pop("pool")["depth"], photo_light.pop("surround")["depth"]) > 0
+    assert {**photo.truth, "lighting": photo_light} == plain.truth
     assert not np.array_equal(plain.image, photo.image)
     for kind in ("even", "lamp", "dim", "glare"):
         a = lighting.make_light(kind, np.random.default_rng(3))  # type: ignore[arg-type]

@@ -221,6 +221,12 @@ class TestSeamRegularity:
     def test_a_row_of_one_checker_shows_no_period(self) -> None:
         assert checkers.seam_regularity(_tray_lightness(True), g.TRAY_SLOT, 1.0) == 0.0
 
+    def test_a_row_longer_than_the_rows_in_view_is_looked_at_as_far_as_they_go(self) -> None:
+        # development seed 5163 (a hand over the board): the reader stopped with a ValueError
+        # where a full tray's row ran past the tray's rows on the plane view
+        lightness = _tray_lightness(True, 15 * g.TRAY_SLOT)[:120]
+        assert checkers.seam_regularity(lightness, 15 * g.TRAY_SLOT + 5.0, 1.0) >= 0.8
+
 
 def _unlike_both_colours(seams: bool) -> PlaneMaps:
     """A row of five slots in white's tray that looks like neither checker colour (``other``),

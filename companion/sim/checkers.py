@@ -489,6 +489,9 @@ def draw_checker(
     hull = cv2.convexHull(rims.astype(np.float32)).reshape(-1, 2).astype(np.float64)
     flat = max(0.0, float(np.hypot(light[0], light[1])))
     if checker.on_edge:
+        if photo:
+            _draw_on_edge(image, hull, pt, pb, face, rim, light)
+            return hull
         fill(image, hull, shade(rim, 0.45 + 0.35 * flat))
         # the rim seen from above is the band between the two faces
         fill(image, np.concatenate([pt, pb[::-1]]), shade(rim, 0.9))
@@ -532,6 +535,44 @@ PHOTO_SIDE = SideTones((SIDE_IN_SHADE, 0.08), ((0.0, 0.7, 0.25), (0.7, 0.82, 0.3
 """The side as a photograph shows it: lit by the room all round (a real checker's edge is
 light, not a dark outline), a faint crevice where it meets the surface under it (what it
 touches keeps the room's light out), dark only on the side away from the lamp."""
+
+
+EDGE_ROOM = 0.5
+"""The light a borne-off checker's rim gets from the room (a share of its colour), in the photo
+look; the lamp adds up to :data:`EDGE_LAMP` where the rim faces it squarely."""
+EDGE_LAMP = 0.5
+EDGE_FACE = (0.6, 0.3)
+"""A borne-off checker's face, upright, as a share of its colour: the room's light and up to
+this much more from a lamp that shines on it."""
+
+
+def _draw_on_edge(
+    image: npt.NDArray[np.uint8],
+    hull: FloatArray,
+    pt: FloatArray,
+    pb: FloatArray,
+    face: BGR,
+    rim: BGR,
+    light: npt.NDArray[np.float64],
+) -> None:
+    """A checker standing on edge in its tray as a photograph shows it (the photo look): its rim
+    a cylinder lying on its side, lit strip by strip as each turns to the lamp (one flat grey,
+    the borne-off checkers had looked like a drawing of a stack of tins), and its face toward
+    the camera lit as an upright disc. ``pt``, ``pb``: the near and far faces' rims in
+    pixels (see :func:`checker_outline_3d`)."""
+    fill(image, hull, shade(rim, EDGE_ROOM * 0.8))
+    count = len(_CIRCLE)
+    # the rim's upper half, the part the camera sees from above (its normal at angle t is
+    # (cos t, 0, sin t) in the world: along x and up)
+    facing = np.cos(_CIRCLE) * light[0] + np.sin(_CIRCLE) * light[2]
+    # (strips of 7.5 degrees: twice as wide showed as facets)
+    for i in range(count):
+        j = (i + 1) % count
+        if min(math.sin(_CIRCLE[i]), math.sin(_CIRCLE[j])) < -0.2:
+            continue  # underneath, out of sight
+        lit = EDGE_ROOM + EDGE_LAMP * max(0.0, float(facing[i] + facing[j]) / 2)
+        fill(image, np.array([pt[i], pt[j], pb[j], pb[i]]), shade(rim, lit))
+    fill(image, pt, shade(face, EDGE_FACE[0] + EDGE_FACE[1] * max(0.0, float(light[1]))))
 
 
 def _draw_side(

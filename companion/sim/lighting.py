@@ -51,6 +51,15 @@ class Surround:
         away = np.hypot(dx, dy) / self.reach_mm
         return np.asarray(1.0 - self.depth * (1.0 - np.exp(-away * away)))
 
+    def to_json(self) -> dict[str, object]:
+        """What a user of a frame's truth needs to know of the table's light: the board's box
+        it is measured from, how much darker the table gets far from it, and how fast."""
+        return {
+            "board_mm": [round(float(v), 1) for v in self.board],
+            "depth": round(self.depth, 3),
+            "reach_mm": round(self.reach_mm, 1),
+        }
+
 
 def random_surround(
     rng: np.random.Generator, board_outline: tuple[float, float, float, float]
@@ -107,6 +116,19 @@ class Light:
             "noise": round(self.noise, 2),
             "blur": round(self.blur, 2),
             "punch": round(self.punch, 3),
+            # the photo looks' light only (a default frame's truth stays as it was)
+            **({} if self.aim is None else {"pool": self._pool_json(self.aim)}),
+            **({} if self.surround is None else {"surround": self.surround.to_json()}),
+        }
+
+    @staticmethod
+    def _pool_json(aim: tuple[float, float]) -> dict[str, object]:
+        """A shaded lamp's pool of light: where it points and how it fades (see
+        :func:`gain_field`)."""
+        return {
+            "aim_mm": [round(aim[0], 1), round(aim[1], 1)],
+            "depth": POOL_DEPTH,
+            "radius_mm": POOL_RADIUS_MM,
         }
 
 

@@ -205,10 +205,12 @@ class Scene:
 
     photo: bool | None = None
     """The looks the vision code does not read well yet (see :data:`PHOTO_LOOKS`): a desk
-    lamp's pool of light and hard shadows, glossy walls with lit top edges, the board's
-    outline smooth against the table, a table of planks or woven cloth fading away from the
-    board, checkers' lit edges, veins and hairs on hands and no glare on them. ``None``:
-    :data:`PHOTO_LOOKS`."""
+    lamp's pool of light and hard shadows, glossy walls (the trays' too) with lit top edges,
+    the frame's inner edges catching the light round every hole, the board's outline smooth
+    against the table, a table of planks or woven cloth fading away from the board (the
+    truth's ``lighting`` tells the fall-off and the lamp's pool), checkers' lit edges and
+    borne-off checkers' rounded rims, veins and hairs on hands and no glare on them.
+    ``None``: :data:`PHOTO_LOOKS`."""
 
     def __post_init__(self) -> None:
         board_style(self.style)
@@ -291,7 +293,26 @@ planks and the fall-off made the board finder miss or misplace 5 more developmen
 5027-camera4 of tests/test_vision_board.py; with strips 5014-scene4, 5027-camera4 and 6107; a
 shaped 5015, two of them reported as wrong boards); checkers' edges lit by the room with the
 bevel catching the light instead of a dark outline; veins on the back of a hand and fine hairs
-on the forearm; and no glare on a hand over the board (the glare is the board's gloss)."""
+on the forearm; and no glare on a hand over the board (the glare is the board's gloss).
+Session 10 added the trays' walls shining as the halves' do (on black boards they were a
+black band; an earlier session kept them plain because the vision code then misread the
+demo's last borne-off checkers against shining ones), the frame's rounded inner edges
+catching the light round every hole, and borne-off checkers' rims lit as cylinders (they were
+flat greys); a photo frame's truth records the table's fall-off and the shaded lamp's pool
+(``lighting.surround``, ``lighting.pool``).
+
+Measured (benchmarks/vision.py --only simulator --first-seed 5000 --frames 200, the vision
+code of session 9, without --photo / with it before session 10's looks / with them): the
+figures move little (readable 18 / 19 / 19, all exact; sure points wrong 8 / 10 / 11; die
+values 368 / 367 / 367 of 400; cocked caught 37 / 39 / 39 of 50; flat called cocked 28 / 23
+/ 22 of 350; board found 38 of 40 each, wrong 1 / 2 / 2), but on single frames three looks
+hurt: the shaded lamp (dice read wrong or called cocked on 5014, 5086, 5127; a cocked die let
+stand surely on 5109; a point read surely wrong on 5014 and 5132), checkers' lit edges
+(points left unsure, frames unreadable, on 5054 and 5174; with the lamp on 5088; the finder
+refuses 5095 with it alone), and the walls' gloss (point 1 read surely wrong on 5082, a
+cocked die's value on 5125). Session 10's rim glints moved the finder's corners on 5155 and
+5185 (tournament-cream) from 3-5 px to 10.2-10.4 px, and back within 10 px on 5095 and
+5190."""
 LOOK_KEY = 15
 """The key of the generator of the checkers' look (``default_rng([seed, LOOK_KEY])``), apart
 from every other for the same reason as :data:`SHAPE_KEY`."""
@@ -448,6 +469,8 @@ def _draw_case(
         fill(edge, rim_px - [left, top], 255)
         weight = cv2.cvtColor(np.where(mask > 0, edge, 0).astype(np.uint8), cv2.COLOR_GRAY2BGR)
         blend(image[top:bottom, left:right], warped, weight)
+    if photo:
+        walls.draw_rim_glints(image, camera, orientation, scene.shape, light)
 
 
 def _object_shadows(

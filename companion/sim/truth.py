@@ -21,7 +21,12 @@ A frame's truth holds:
   corners, as calibration's ``Layout`` measures them); ``orientation``: the image quadrant of
   each quarter of the board and whether the setup is mirrored;
 * ``camera``, ``style``, ``lighting``, ``jpeg_quality``, ``occluders`` (hand outlines in
-  pixels), ``cube`` (value, owner, ``center_px``) and ``seed``.
+  pixels), ``cube`` (value, owner, ``center_px``) and ``seed``. With the photo looks
+  (``Scene.photo``) ``lighting`` also holds ``surround``, how the table's light falls off away
+  from the board (``board_mm``: the board's world box it is measured from; ``depth``: how much
+  darker the table is far away, 0-1; ``reach_mm``: how far from the board's edge about
+  two-thirds of that is lost), and, under a shaded lamp, ``pool``, the pool of light its shade
+  throws (``aim_mm``: the world point it is aimed at; ``depth``, ``radius_mm``).
 """
 
 from __future__ import annotations

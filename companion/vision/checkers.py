@@ -959,10 +959,12 @@ def seam_regularity(lightness: FloatImage, length: float, scale: float) -> float
     slot) are folded onto one slot: the share of them that the fold's mean explains is how
     much repeats, seam after seam, as standing checkers do whatever their colour and the
     light, and a hand or a shadow does not. A row shorter than two slots has no period to
-    show: 0.
+    show: 0. A row running past the rows in view (a full tray seen at a slant) is looked at as
+    far as they go.
     """
     slot = g.TRAY_SLOT * scale
-    start, end = round(3 * scale), round(length * scale) - round(3 * scale)
+    start = round(3 * scale)
+    end = min(round(length * scale) - round(3 * scale), lightness.shape[0])
     if end - start < 2 * slot:
         return 0.0
     window = max(3, round(slot)) | 1

@@ -397,22 +397,73 @@ def tray_smear(image_to_plane: Matrix, size: tuple[int, int]) -> dict[str, float
     return smear
 
 
-def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
-    """Whether a die could lie where it was seen, given the stacks read around it.
+def stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> list[int]:
+    """The points (indices) whose stacks, as read, reach across where a die was seen.
 
     A die rests on the board clear of the checkers, or on top of one checker near its middle;
     it cannot lie flat across the place where two checkers of a stack touch, which is exactly
     where a pip-like gap shows between them.
     """
     x, y = die.view_mm
+    reaching = []
     for number, region in enumerate(regions, start=1):
         if region.count == 0:
             continue
         for cx, cy, _ in _stack_centres(number, abs(region.count)):
             distance = math.hypot(x - cx, y - cy)
             if g.DIE_SIZE * 0.6 < distance < g.CHECKER_DIAMETER / 2 + 4.0:
-                return False
-    return True
+                reaching.append(number - 1)
+                break
+    return reaching
+
+
+def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
+    """Whether a die could lie where it was seen, given the stacks read around it
+    (:func:`stacks_reaching`)."""
+    return not stacks_reaching(die, regions)
+
+
+def plainly_a_die(die: dice.FoundDie) -> bool:
+    """Whether a die was read surely lying on the board, its face of two pips or more and its
+    rest alike: where two checkers touch one pip-like gap shows, and whatever looks like a
+    die there lies against the checkers, its rest in doubt, or on them.
+
+    Three development dice read surely (a 2 and two 6s) were dropped as seams, each beside a
+    stack read one checker long because the die was taken for its next checker. The seams
+    read as surely as faces were a one; on real photographs a hinge's six screws and a black
+    checker's rim, each read as a six whose rest was in doubt; and in the demo a line of four
+    read as a three resting on its third checker.
+    """
+    return (
+        die.face_confidence >= dice.SURE_DIE
+        and die.reading.confidence >= dice.SURE_DIE
+        and die.reading.value >= 2
+        and not die.reading.on_checker
+    )
+
+
+def doubt_stacks_under_dice(
+    lying: list[dice.FoundDie], regions: list[checkers.RegionReading]
+) -> list[checkers.RegionReading]:
+    """``regions`` with every stack that reaches across a die seen lying there in doubt: one
+    of the two is read wrong (the stack one checker long, the die taken for its next checker,
+    or the die where the stack goes on under it), and only moving the die tells which.
+    """
+    doubted = list(regions)
+    for die in lying:
+        for index in stacks_reaching(die, regions):
+            region = doubted[index]
+            sign = 1 if region.count > 0 else -1
+            shorter = region.count - sign
+            alternatives = region.alternatives
+            if shorter not in alternatives:
+                alternatives = (*alternatives, shorter)
+            doubted[index] = replace(
+                region,
+                confidence=min(region.confidence, checkers.HIDDEN_END_CONFIDENCE),
+                alternatives=alternatives,
+            )
+    return doubted
 
 
 def dice_clear_of_seams(
@@ -425,10 +476,24 @@ def dice_clear_of_seams(
     What looked like a die where two checkers of a stack touch was their seam: the points are
     read again without it. But a stack read with a die masked may go on under the die (a die
     hides whether it does), and so reach a die lying beside it: a die is a seam only of a
-    stack that still reaches it read without the die.
+    stack that still reaches it read without the die. A die read surely
+    (:func:`plainly_a_die`) is no seam: it stays. A stack still reaching across a die kept
+    is in doubt (:func:`doubt_stacks_under_dice`).
+
+    (Doubting also the stacks beside faces read surely but dropped, their rest in doubt, left
+    one more right point in doubt on development frames and two on the real photographs,
+    beside a hinge and a rim read as sixes, and righted none.)
     """
+    lying, regions = _clear_of_seams(found, read_round)
+    return lying, doubt_stacks_under_dice(lying, regions)
+
+
+def _clear_of_seams(
+    found: list[dice.FoundDie],
+    read_round: Callable[[list[dice.FoundDie]], list[checkers.RegionReading]],
+) -> tuple[list[dice.FoundDie], list[checkers.RegionReading]]:
     regions = read_round(found)
-    kept = [die for die in found if could_rest_there(die, regions)]
+    kept = [die for die in found if plainly_a_die(die) or could_rest_there(die, regions)]
     if len(kept) == len(found):
         return found, regions
     without = read_round(kept)
@@ -566,9 +631,11 @@ def settle_free_dice(
     """Dice read flat, leaning on nothing (:func:`leans_on_nothing`), kept flat as surely as
     their face; and dice the dice reader called flat surely only because the frame's colours
     showed nothing beside them (:attr:`~companion.vision.dice.FoundDie.alone`) left unsure
-    where the reader counted a checker within reach (:func:`checker_within_reach`; a
-    doubtful point's line of six is no checker counted, and the dice reader's own look
-    round the die is the better judge there).
+    where a checker may lie within reach (:func:`checker_within_reach`, a point in doubt
+    holding a whole line, :func:`tallest`). Where the reader doubts a point, the frame is
+    unreadable whatever the die; but its reading should not claim a rest nobody saw: under a
+    shaded lamp, a 1 leaning 17 degrees on gold checkers the reader doubted (read none) was
+    called flat as surely as its face (development seed 5109 with the photo looks).
 
     A die the frame shows cocked at all (its top squashed, a side's pips in view, however
     faintly) is not settled: "nothing near" rests on the checkers read, and the checker a die
@@ -578,7 +645,7 @@ def settle_free_dice(
     """
     settled = []
     for die in found:
-        if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN, counted):
+        if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN, tallest):
             # flat only for its colours showing nothing beside it, yet a checker lies there:
             # one the colour of the board beneath it (a black checker on a dark point) shows
             # no colour, and the die may lean on it
