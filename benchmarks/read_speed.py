@@ -15,18 +15,22 @@ it is called, nested ones included in their callers: the per-profile steps are t
 reads that make them). A stage the reader no longer has is left out.
 
 Measured (2 cores, this script's 20 setups, median CPU ms, best of 3 each, run in turn on
-copies of one tree; cold / warm): committed code 62.2 / 44.4; with the face fit's guesses and
-their neighbours laid out in one array each, the pip contrast's squares summed and rooted by
-OpenCV, and the board's motion fitted without a mask of ones (OpenCV makes the same one
-itself): 61.1 / 45.1, the same within the machine's noise (a millisecond between runs). On
-the calls they change alone (interleaved with the committed code's): a face fit 1.35 -> 1.30
-ms (about 3.5 a frame), the motion fit 3.3 -> 3.2 ms. Readings identical on 133 frames and
-profiles. Where the warm read's time goes: dice 15.3 (spots about 4, reading about 3.5
-candidates 9, how each rests 1.5), plane maps 9.0, point evidence and points 7.3, warp and
-L*a*b* 4.5, board motion 3.3; all but the dice's Python a few dozen passes of OpenCV over
-the frame or the view, each at its memory's speed. Then the rim rings' medians by sorting and
-the stack centres cached per point and count: point evidence 3.66 -> 3.4 ms, the whole warm
-read 44.3-44.9 ms (within the noise; run in turn with the committed code, twice).
+copies of one tree; cold / warm). Session 9's code: 55.2 / 39.4 on a quiet machine (62.2 /
+44.4 on a busy one, as the figures measured here before). Then 49.2 / 32.7, readings
+identical on 133 frames and profiles (the maps, the point evidence and the counts bit for bit
+on 30 frames): the plane maps made strip by strip of 64 rows, so that each strip's
+intermediates stay in the processor's cache, and the exact foreground, which only the dice
+finder reads, in a few windows, made only there (plane maps 8.1 -> 5.5; the dice pay some
+0.3 for their windows); the view's components labelled with 16-bit labels, three times as
+fast, and the masks round them made by OpenCV in one pass each (occluders 1.6 -> 0.7,
+unexplained 1.5 -> 1.1); the bands along the points gathered map by map through fixed-point
+tables and their means summed in order, where OpenCV's reduce over a three-channel band took
+ten times as long (point evidence 2.7 -> 1.6); every count's misfits in one buffer, a count's
+two styles compared in one step, and single numbers clamped and averaged without numpy's
+checks (points 3.1 -> 2.1). Where the warm read's time goes now: dice 13.9 (spots about 3.5,
+reading about 3.5 a candidate, how each rests about 1 a die), plane maps 5.5, warp and
+L*a*b* 4.1, board motion 3.0, points 2.1, point evidence 1.6, unexplained 1.1; the warp, the
+colour conversion and the motion fit are single OpenCV calls.
 """
 
 from __future__ import annotations

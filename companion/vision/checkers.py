@@ -165,11 +165,17 @@ def _strip_hypotheses() -> FloatArray:
 
 def strip_samples(image: FloatImage, scale: float) -> FloatArray:
     """``image`` (one channel or L*a*b*) sampled over every point's strip: (24, samples[, 3])."""
-    rows, cols = _strip_indices(scale, image.shape[:2])
-    tables = (cols.astype(np.float32), rows.astype(np.float32))
     channels = image.shape[2:] if image.ndim == 3 else ()
-    samples: FloatArray = gather(image, tables).reshape(24, -1, *channels).astype(np.float64)
+    gathered = gather(image, _strip_table(scale, image.shape[:2]))
+    samples: FloatArray = gathered.reshape(24, -1, *channels).astype(np.float64)
     return samples
+
+
+@lru_cache(maxsize=8)
+def _strip_table(scale: float, shape: tuple[int, int]) -> Table:
+    """:func:`_strip_indices` as a :data:`Table`."""
+    rows, cols = _strip_indices(scale, shape)
+    return _table(rows, cols)
 
 
 def synthesis_errors(
@@ -187,9 +193,11 @@ def synthesis_errors(
     masks = _strip_hypotheses()
     # a hypothesis's error is the change seen outside its checkers plus the misfit inside
     # them: the same sum as "all change seen" plus a gain over its checkers (one product)
-    gain = np.abs(foreground[None] - visibility) - foreground[None]
+    gain = np.subtract(foreground[None], visibility)
+    np.abs(gain, out=gain)
+    gain -= foreground[None]
     if ignore is not None:
-        gain = gain * (1.0 - ignore[None])
+        gain *= 1.0 - ignore[None]
     # einsum, not matmul: a BLAS thread pool fights the camera loop for the cores
     inside = np.einsum("cps,hs->cph", gain, masks, optimize=False)
     errors = foreground.sum(axis=1)[None, :, None] + inside
@@ -219,10 +227,12 @@ def _hypotheses() -> tuple[npt.NDArray[np.int64], FloatArray, FloatArray]:
 
 
 @lru_cache(maxsize=1)
-def _columns_by_count() -> tuple[npt.NDArray[np.intp], ...]:
-    """For each count 0-15, the columns of :func:`_hypotheses` that hold it (both styles)."""
+def _columns_by_count() -> npt.NDArray[np.intp]:
+    """For each count 0-15 (rows), the columns of :func:`_hypotheses` that hold it (both
+    styles; where only one holds it, that one twice)."""
     counts = _hypotheses()[0]
-    return tuple(np.flatnonzero(counts == count) for count in range(MAX_STACK + 1))
+    columns = [np.flatnonzero(counts == count) for count in range(MAX_STACK + 1)]
+    return np.array([[found[0], found[-1]] for found in columns])
 
 
 def count_stacks(
@@ -231,17 +241,23 @@ def count_stacks(
     """:func:`count_stack` for many axis profiles at once (rows), every hypothesis of every
     point compared in one pass."""
     counts, expected, wanted = _hypotheses()
-    errors = OCCUPANCY_WEIGHT * np.mean(np.abs(occupancy[:, None, :] - expected[None]), axis=2)
+    # (every hypothesis of every point: one buffer for both misfits, each step in place)
+    misfit = np.subtract(occupancy[:, None, :], expected[None])
+    errors = OCCUPANCY_WEIGHT * np.abs(misfit, out=misfit).mean(axis=2)
     if synthesis is not None:
         errors = errors + SYNTHESIS_WEIGHT * synthesis
     # every count is judged on the same stretch (where the frame shows something), so that a
     # short count does not escape the seams it leaves unexplained
     shown = (occupancy > 0.3)[:, None, :]
-    seam_errors = np.mean(np.abs(seams[:, None, :] - wanted[None]) * shown, axis=2)
+    seam_misfit = np.abs(np.subtract(seams[:, None, :], wanted[None], out=misfit), out=misfit)
+    seam_misfit *= shown
+    seam_errors = seam_misfit.mean(axis=2)
     errors = errors + SEAM_WEIGHT * seam_errors + TALL_STACK_COST * np.maximum(counts - 5, 0)
     # each count's best style
-    by_count = np.stack([errors[:, columns].min(axis=1) for columns in _columns_by_count()], 1)
+    by_count = errors[:, _columns_by_count()].min(axis=2)
     order = np.argsort(by_count, axis=1, kind="stable")
+    # how many of each point's first millimetres are neither plainly covered nor bare
+    unclear_so_far = np.cumsum((occupancy > UNCLEAR[0]) & (occupancy < UNCLEAR[1]), axis=1)
     results = []
     for row, ranked in enumerate(order.tolist()):
         count, error = ranked[0], float(by_count[row, ranked[0]])
@@ -249,17 +265,26 @@ def count_stacks(
         # a clear frame shows each part of the axis plainly covered or plainly bare; much
         # that is neither (a checker that looks like the board beneath it, shade, glare) is a
         # guess; judged where it matters: along the stack found and one checker beyond it
-        reach = min(AXIS_LENGTH, _line_extent(count) + 36)
-        near = occupancy[row, :reach]
-        unclear = float(np.mean((near > UNCLEAR[0]) & (near < UNCLEAR[1])))
-        confidence = float(np.clip(margin / 0.06, 0.0, 1.0)) * float(
-            np.clip(1.0 - (unclear - 0.1) / 0.2, 0.0, 1.0)
-        )
+        reach = min(AXIS_LENGTH, _line_extent(count) + 36, occupancy.shape[1])
+        unclear = int(unclear_so_far[row, reach - 1]) / reach
+        confidence = _unit(margin / 0.06) * _unit(1.0 - (unclear - 0.1) / 0.2)
         close = tuple(
             n for n in ranked[1:4] if float(by_count[row, n]) - error < ALTERNATIVE_MARGIN
         )
         results.append((count, confidence, close))
     return results
+
+
+def _unit(value: float) -> float:
+    """``value`` held to 0-1, as ``np.clip`` holds it (in plain floats: numpy's clip of one
+    number costs microseconds, and counting asks for some hundred a frame)."""
+    return float(min(max(value, 0.0), 1.0))
+
+
+def _mean(values: FloatArray) -> float:
+    """``np.mean`` of a profile that is not empty (the same sum over the same count, without
+    its checks: a few microseconds, on every point of every frame)."""
+    return float(values.sum()) / len(values)
 
 
 def count_stack(
@@ -328,41 +353,73 @@ def _ring_indices(
     return rows, cols, np.minimum(chord, BAND_HALF) / BAND_HALF
 
 
+Table = npt.NDArray[np.int16]
+"""Where :func:`gather` samples the view: each entry a column and a row (OpenCV's fixed-point
+remap table, which it reads a third faster than a pair of float tables)."""
+
+
+def _table(rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> Table:
+    """View ``rows`` and ``cols`` (arrays of one shape, two axes) as a :data:`Table`."""
+    return np.ascontiguousarray(np.stack([cols, rows], axis=-1), dtype=np.int16)
+
+
 @lru_cache(maxsize=8)
-def _band_maps(
-    scale: float, half_width: float, shape: tuple[int, int]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """:func:`_band_indices` as OpenCV remap tables: (24 x mm along the axis, across)."""
+def _band_maps(scale: float, half_width: float, shape: tuple[int, int]) -> Table:
+    """:func:`_band_indices` as a :data:`Table`: (24 x mm along the axis, across)."""
     rows, cols = _band_indices(scale, half_width, shape)
     width = rows.shape[2]
-    return cols.reshape(-1, width).astype(np.float32), rows.reshape(-1, width).astype(np.float32)
+    return _table(rows.reshape(-1, width), cols.reshape(-1, width))
 
 
-def gather(image: FloatImage, maps: tuple[npt.NDArray[np.float32], ...]) -> FloatImage:
-    """``image`` (one or more channels) sampled at remap tables: one C pass instead of
+@lru_cache(maxsize=8)
+def _band_maps_across(scale: float, half_width: float, shape: tuple[int, int]) -> Table:
+    """:func:`_band_maps` laid across: (across, 24 x mm along the axis)."""
+    rows, cols = _band_indices(scale, half_width, shape)
+    width = rows.shape[2]
+    return _table(
+        rows.transpose(2, 0, 1).reshape(width, -1), cols.transpose(2, 0, 1).reshape(width, -1)
+    )
+
+
+def gather(image: FloatImage, table: Table) -> FloatImage:
+    """``image`` (one or more channels) sampled at a :data:`Table`: one C pass instead of
     numpy's fancy indexing, which costs several times as much on every frame."""
     source = np.ascontiguousarray(image, dtype=np.float32)
-    gathered = cv2.remap(source, maps[0], maps[1], cv2.INTER_NEAREST)
+    gathered = cv2.remap(source, table, None, cv2.INTER_NEAREST)  # type: ignore[call-overload]
     return np.asarray(gathered, dtype=np.float32)
 
 
 def axis_profiles(image: FloatImage, scale: float, half_width: float) -> FloatArray:
     """Mean of ``image`` across every point's band, per mm from its base: (24, 220[, C])."""
-    maps = _band_maps(scale, half_width, image.shape[:2])
-    means = cv2.reduce(gather(image, maps), 1, cv2.REDUCE_AVG)
-    channels = image.shape[2:] if image.ndim == 3 else ()
-    profiles: FloatArray = means.reshape(24, -1, *channels).astype(np.float64)
+    return _band_means(gather(image, _band_maps(scale, half_width, image.shape[:2])))
+
+
+def _band_means(bands: FloatImage) -> FloatArray:
+    """:func:`axis_profiles` of bands already gathered (rows of :func:`_band_maps`)."""
+    means = cv2.reduce(bands, 1, cv2.REDUCE_AVG)
+    profiles: FloatArray = means.reshape(24, -1, *bands.shape[2:]).astype(np.float64)
+    return profiles
+
+
+def _band_means_across(bands: FloatImage) -> FloatArray:
+    """:func:`axis_profiles` of one channel's bands gathered across
+    (:func:`_band_maps_across`): summed sample by sample in float32, then scaled by 1/n in
+    float32, the arithmetic of OpenCV's reduce over bands of several channels (whose loop
+    for several channels takes ten times as long as this)."""
+    total = bands[0].copy()
+    for samples in bands[1:]:
+        total += samples
+    total *= np.float32(1.0 / len(bands))
+    profiles: FloatArray = total.reshape(24, -1).astype(np.float64)
     return profiles
 
 
 @lru_cache(maxsize=8)
-def _ring_maps(
-    scale: float, shape: tuple[int, int]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-    """:func:`_ring_indices` as remap tables (one row per point, radius and centre)."""
+def _ring_maps(scale: float, shape: tuple[int, int]) -> Table:
+    """:func:`_ring_indices` as a :data:`Table` (one row per point, radius and centre)."""
     rows, cols, _cover = _ring_indices(scale, shape)
     width = rows.shape[-1]
-    return cols.reshape(-1, width).astype(np.float32), rows.reshape(-1, width).astype(np.float32)
+    return _table(rows.reshape(-1, width), cols.reshape(-1, width))
 
 
 def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> FloatArray:
@@ -379,7 +436,9 @@ def ring_covers(edges: FloatImage, scale: float, contrast: float = 1.0) -> Float
     # a checker's rim shows on rings a step or two off its centre as well; a ring strong at
     # one centre alone is a straight edge (the frame, a triangle) crossing a few of its angles
     padded = np.pad(ring, ((0, 0), (1, 1)), mode="edge")
-    ring = np.sort(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)[1]
+    before, after = padded[:, :-2], padded[:, 2:]
+    # the median of the three (the middle value, picked with four comparisons, not a sort)
+    ring = np.maximum(np.minimum(before, ring), np.minimum(np.maximum(before, ring), after))
     strong = RING_STRONG * contrast
     presence = np.clip((ring - strong * 0.35) / (strong * 0.65), 0.0, 1.0)
     # each mm takes the strongest ring among the centres whose checker would cover it (at
@@ -447,15 +506,22 @@ def point_evidence(
     """Every point's evidence profiles (``contrast`` is the profile's :func:`rim_contrast`)."""
     scale = maps.scale
     rings = ring_covers(maps.edges, scale, contrast)
-    white_evidence = cv2.multiply(maps.whiteness, maps.tolerant)
-    stacked = np.asarray(cv2.merge([maps.tolerant, maps.other, white_evidence]), np.float32)
-    profiles = axis_profiles(stacked, scale, BAND_HALF)
+    # each map gathered over the bands alone, the white evidence multiplied there: the same
+    # products of the same pixels as over the whole view, without two passes over it
+    across = _band_maps_across(scale, BAND_HALF, maps.tolerant.shape)
+    tolerant, other, whiteness = (
+        gather(m, across) for m in (maps.tolerant, maps.other, maps.whiteness)
+    )
+    white_evidence = np.multiply(whiteness, tolerant)
+    # the lightness gathered with its colour (a copy of it alone would be a pass over the view)
+    lab_bands = gather(maps.lab, _band_maps(scale, 5.0, maps.lab.shape[:2]))
+    lightness = np.asarray(cv2.extractChannel(lab_bands, 0), np.float32)
     return PointEvidence(
         rings=rings,
-        occupancy=np.maximum(profiles[..., 0], rings),
-        other=profiles[..., 1],
-        seams=_seam_profile(axis_profiles(maps.lab[..., 0], scale, 5.0)),
-        whiteness=profiles[..., 2],
+        occupancy=np.maximum(_band_means_across(tolerant), rings),
+        other=_band_means_across(other),
+        seams=_seam_profile(_band_means(lightness)),
+        whiteness=_band_means_across(white_evidence),
         strips=strip_samples(maps.tolerant, scale) if with_strips else None,
     )
 
@@ -646,7 +712,7 @@ def _doubt_camouflage(
     end = _line_extent(count)
     stretch = slice(end, min(AXIS_LENGTH, end + int(g.CHECKER_DIAMETER)))
     hiding = camouflage[stretch] * (ring[stretch] < 0.5)
-    if hiding.size == 0 or float(np.mean(hiding)) <= HIDING_SHARE:
+    if hiding.size == 0 or _mean(hiding) <= HIDING_SHARE:
         return reading
     return RegionReading(
         reading.count, min(reading.confidence, 0.2), alternatives=reading.alternatives
@@ -661,16 +727,16 @@ def _reading(
 ) -> RegionReading:
     """One point's reading from its count (:func:`count_stacks`): the colour from whether
     what lies there leans white or black, unread when something unlike a checker covers it."""
-    if float(np.mean(other)) > OTHER_LIMIT:
+    if _mean(other) > OTHER_LIMIT:
         return RegionReading(0, 0.0, covered=True)
     count, confidence, close = counted
     extent = int(min(AXIS_LENGTH, max(count, 1) * g.CHECKER_PITCH))
-    lean = float(np.mean(whiteness[:extent])) / max(float(np.mean(occupancy[:extent])), 0.05)
+    lean = _mean(whiteness[:extent]) / max(_mean(occupancy[:extent]), 0.05)
     sign = 1 if lean > 0 else -1
     alternatives = tuple(sign * n for n in close)
     if count == 0:
         return RegionReading(0, confidence, alternatives=alternatives)
-    colour_confidence = float(np.clip(abs(lean) / 0.25, 0.0, 1.0))
+    colour_confidence = _unit(abs(lean) / 0.25)
     return RegionReading(
         sign * count, min(confidence, colour_confidence), alternatives=alternatives
     )
@@ -712,13 +778,10 @@ def _count_round_dice(
 
 def _fill_hidden(profile: FloatArray) -> FloatArray:
     """Fills hidden stretches (a die lying on the point) from the last seen value before them."""
-    filled = profile.copy()
-    last = 0.0
-    for index, value in enumerate(filled):
-        if np.isnan(value):
-            filled[index] = last
-        else:
-            last = float(value)
+    seen = ~np.isnan(profile)
+    # each place's last seen place at or before it (-1: none yet, where 0 is taken)
+    last = np.maximum.accumulate(np.where(seen, np.arange(len(profile)), -1))
+    filled: FloatArray = np.where(last >= 0, profile[np.maximum(last, 0)], 0.0)
     return filled
 
 
@@ -901,11 +964,12 @@ def _row_count(rows: FloatArray, reach: FloatArray, scale: float) -> tuple[int, 
     closed = cv2.morphologyEx(row, cv2.MORPH_CLOSE, kernel)
     shown = np.clip(closed.ravel().astype(np.float64) * 1.4, 0.0, 1.0)
     t = (np.arange(len(shown)) + 0.5) / scale
-    errors = []
-    for count in range(MAX_STACK + 1):
-        ends = count * g.TRAY_SLOT + (reach if count else np.zeros(1))
-        expected = (t[None, :] < ends[:, None]).astype(np.float64)
-        errors.append(float(np.abs(shown[None, :] - expected).mean(axis=1).min()))
+    # every count's row ends at once (count, reach): no reach beyond an empty tray
+    counts = np.arange(MAX_STACK + 1)[:, None]
+    ends = counts * g.TRAY_SLOT + np.where(counts > 0, reach[None, :], 0.0)
+    expected = (t[None, None, :] < ends[:, :, None]).astype(np.float64)
+    misfit = np.abs(shown[None, None, :] - expected).mean(axis=2).min(axis=1)
+    errors = [float(error) for error in misfit]
     ranked = sorted(range(MAX_STACK + 1), key=lambda n: errors[n])
     best = ranked[0]
     return best, float(np.clip((errors[ranked[1]] - errors[best]) / 0.03, 0.0, 1.0))

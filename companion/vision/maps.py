@@ -13,7 +13,7 @@ Conventions: images are ``float32`` arrays over the view of :mod:`companion.visi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -41,8 +41,8 @@ class PlaneMaps:
 
     scale: float
     lab: FloatImage
-    foreground: FloatImage
-    """0 = looks like the empty board, 1 = surely something on it."""
+    exact: FloatImage | ExactForeground
+    """:attr:`foreground`, or what it is made from where only parts of it are asked for."""
     whiteness: FloatImage
     """+1 looks like the white checkers, -1 like the black ones (meaningful on foreground)."""
     other: FloatImage
@@ -57,6 +57,77 @@ class PlaneMaps:
     layout: Layout = CANONICAL_LAYOUT
     """Where this board's halves lie on the plane of its corners, which the camera's geometry
     (and so the dice finder) works on: the view shows them where the canonical board has them."""
+
+    @property
+    def foreground(self) -> FloatImage:
+        """0 = looks like the empty board, 1 = surely something on it (made whole on first
+        use: the dice finder asks only for a few windows of it, :meth:`foreground_in`)."""
+        if isinstance(self.exact, ExactForeground):
+            return self.exact.whole()
+        return self.exact
+
+    def foreground_in(self, rows: slice, cols: slice) -> FloatImage:
+        """:attr:`foreground` over a window of the view."""
+        if isinstance(self.exact, ExactForeground):
+            return self.exact.window(rows, cols)
+        return self.exact[rows, cols]
+
+    def foreground_at(self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> FloatImage:
+        """:attr:`foreground` at view pixels (``rows`` and ``cols``, arrays of one shape)."""
+        if isinstance(self.exact, ExactForeground):
+            return self.exact.at(rows, cols)
+        picked: FloatImage = self.exact[rows, cols]
+        return picked
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """The maps' size (rows, columns)."""
+        return (self.tolerant.shape[0], self.tolerant.shape[1])
+
+
+@dataclass(frozen=True, slots=True)
+class ExactForeground:
+    """What :attr:`PlaneMaps.foreground` is made from, made where it is asked for: every
+    reader but the dice finder judges the :attr:`~PlaneMaps.tolerant` map, and the dice
+    finder looks at a few die-sized windows and rings of points. Each pixel is made by the
+    same steps as over the whole view (the same values to the last bit)."""
+
+    smooth: FloatImage
+    """The frame's plane view, smoothed as :func:`plane_maps` smooths it."""
+    reference: FloatImage
+    """The empty board (:func:`plane_maps`' ``reference_lab``)."""
+    nearest: FloatImage
+    """Every pixel's colour distance to the nearer checker colour."""
+    made: list[FloatImage] = field(default_factory=list)
+    """The whole map, once asked for."""
+
+    def whole(self) -> FloatImage:
+        if not self.made:
+            self.made.append(self.window(slice(None), slice(None)))
+        return self.made[0]
+
+    def window(self, rows: slice, cols: slice) -> FloatImage:
+        pixels = self.smooth[rows, cols]
+        if pixels.size == 0:
+            return np.zeros(pixels.shape[:-1], np.float32)
+        difference = np.asarray(cv2.subtract(pixels, self.reference[rows, cols]), np.float32)
+        return self._foreground(difference, self.nearest[rows, cols])
+
+    def at(self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> FloatImage:
+        if np.size(rows) == 0:
+            return np.zeros(np.shape(rows), np.float32)
+        # the pixels as a column image, one pixel a row
+        pixels = self.smooth[rows, cols].reshape(-1, 1, 3)
+        difference = np.asarray(
+            cv2.subtract(pixels, self.reference[rows, cols].reshape(-1, 1, 3)), np.float32
+        )
+        found = self._foreground(difference, self.nearest[rows, cols].reshape(-1, 1))
+        return found.reshape(np.shape(rows))
+
+    @staticmethod
+    def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
+        distance = weighted_norm(difference, difference.shape[:-1])
+        return _foreground(distance, nearest, np.empty_like(distance), np.empty_like(distance))
 
 
 def to_lab(image_bgr: npt.NDArray[np.uint8]) -> FloatImage:
@@ -126,37 +197,41 @@ def weighted_norm(
     shape: tuple[int, ...],
     weights: npt.NDArray[np.float32] = _WEIGHTS_SQUARED,
     keep: bool = False,
+    out: FloatImage | None = None,
 ) -> FloatImage:
     """The weighted length of every pixel's three channels (``weights``: the squared weight of
-    each channel, a row); ``diff`` is used up unless ``keep``."""
+    each channel, a row), into ``out`` where given; ``diff`` is used up unless ``keep``."""
     # the weighted square sum in one pass: squares, then one weighted channel sum
     squared = cv2.multiply(diff, diff) if keep else cv2.multiply(diff, diff, dst=diff)
-    total = cv2.transform(squared, weights)
+    total = cv2.transform(squared, weights, dst=out)
     distance = cv2.sqrt(total, dst=total)
     return np.asarray(distance, dtype=np.float32).reshape(shape)
 
 
 def _distances_to_colours(
-    pixels: FloatImage, first: Lab, second: Lab, scratch: FloatImage
-) -> tuple[FloatImage, FloatImage]:
+    pixels: FloatImage,
+    first: Lab,
+    second: Lab,
+    scratch: FloatImage,
+    out: tuple[FloatImage, FloatImage],
+    norm: FloatImage,
+) -> None:
     """Each pixel's weighted L*a*b* distance to ``first`` and to ``second`` (a contiguous
-    image), sharing the work: with weights W, |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x + |Wc|^2,
-    so both need one squared norm, and each colour one affine map of every pixel (one map per
-    colour: OpenCV's two-row map of a three-channel image took twice as long as two one-row
-    maps). ``scratch`` (:func:`_scratch`) holds the squares."""
+    image), into ``out``, sharing the work: with weights W, |W(x - c)|^2 = |Wx|^2 - 2 W^2 c . x
+    + |Wc|^2, so both need one squared norm, and each colour one affine map of every pixel
+    (one map per colour: OpenCV's two-row map of a three-channel image took twice as long as
+    two one-row maps). ``scratch`` (:func:`_scratch`) holds the squares, ``norm`` (an image
+    of the pixels' size) their weighted sum."""
     weights2 = _WEIGHTS**2
     squares = cv2.multiply(pixels, pixels, dst=_channels(scratch, pixels.shape))
-    norm = cv2.transform(squares, _WEIGHTS_SQUARED)
-    distances = []
-    for colour in (first, second):
+    cv2.transform(squares, _WEIGHTS_SQUARED, dst=norm)
+    for colour, squared in zip((first, second), out, strict=True):
         target = np.asarray(colour, dtype=np.float32)
         row = np.append(-2.0 * weights2 * target, (weights2 * target**2).sum())
-        squared = cv2.transform(pixels, row.reshape(1, 4))
-        squared = cv2.add(norm, squared, dst=squared)
-        squared = _at_least_zero(squared, in_place=True)
-        distance = cv2.sqrt(squared, dst=squared)
-        distances.append(np.asarray(distance, dtype=np.float32).reshape(pixels.shape[:-1]))
-    return distances[0], distances[1]
+        cv2.transform(pixels, row.reshape(1, 4), dst=squared)
+        cv2.add(norm, squared, dst=squared)
+        _at_least_zero(squared, in_place=True)
+        cv2.sqrt(squared, dst=squared)
 
 
 def _at_least_zero(
@@ -222,16 +297,27 @@ def distance_to_range(lab: FloatImage, low: FloatImage, high: FloatImage) -> Flo
 
 
 def _distance_to_range(
-    pixels: FloatImage, low: FloatImage, high: FloatImage, scratch: FloatImage
+    pixels: FloatImage,
+    low: FloatImage,
+    high: FloatImage,
+    scratch: FloatImage,
+    out: FloatImage | None = None,
 ) -> FloatImage:
-    """:func:`distance_to_range` of a contiguous image; ``scratch`` (:func:`_scratch`) holds
-    the per-channel distances."""
+    """:func:`distance_to_range` of a contiguous image, into ``out`` where given; ``scratch``
+    (:func:`_scratch`) holds the per-channel distances."""
     # per channel, how far the value lies outside its range: its distance to the nearest
     # value in the range (as low <= high); |x - clamped| is exactly max(low - x, x - high, 0)
     clamped = cv2.max(pixels, low, dst=_channels(scratch, pixels.shape))
     clamped = cv2.min(clamped, high, dst=clamped)
     outside = cv2.absdiff(pixels, clamped, dst=clamped)
-    return weighted_norm(outside, pixels.shape[:-1])
+    return weighted_norm(outside, pixels.shape[:-1], out=out)
+
+
+STRIP_ROWS = 64
+"""Rows of the view whose maps are made at once (:func:`plane_maps`): a strip's intermediate
+images stay in the processor's cache, where the view's own (each over a megabyte) went out to
+memory between steps. A multiple of 16 rows, so that every strip starts 64-byte aligned like
+the whole view, and each OpenCV step treats its pixels exactly as over the whole view."""
 
 
 def plane_maps(
@@ -252,31 +338,42 @@ def plane_maps(
     made once per profile; ``layout`` the profile's board proportions.
 
     Every step below is the plain formula's, in the same order (the same values to the last
-    bit), done in place where it can: the frame's per-channel differences all share one
-    scratch buffer.
+    bit), done in place where it can, and strip by strip of :data:`STRIP_ROWS` rows after the
+    view's smoothing: the frame's per-channel differences and each strip's intermediates all
+    share a few scratch buffers. The exact :attr:`~PlaneMaps.foreground`, which only the dice
+    finder looks at, in a few windows, is made only there (:class:`ExactForeground`).
     """
     smooth = np.asarray(cv2.blur(view_lab, (3, 3)), dtype=np.float32)
-    low, high = envelope
-    scratch = _scratch(smooth.shape)
-    to_white, to_black = _distances_to_colours(smooth, colours.white, colours.black, scratch)
-    nearest = np.asarray(cv2.min(to_white, to_black), dtype=np.float32)
-    difference = cv2.subtract(smooth, reference_lab, dst=_channels(scratch, smooth.shape))
-    foreground = _foreground(weighted_norm(difference, smooth.shape[:-1]), nearest)
-    tolerant = _foreground(_distance_to_range(smooth, low, high, scratch), nearest)
-    whiteness = np.subtract(to_black, to_white)
-    total = np.add(to_black, to_white, out=to_black)
-    total += np.float32(1e-3)
-    whiteness /= total
-    unlike = np.subtract(nearest, np.float32(UNLIKE_CHECKERS), out=nearest)
-    unlike /= np.float32(UNLIKE_CHECKERS)
-    other = np.clip(unlike, np.float32(0.0), np.float32(1.0), out=unlike)
-    other *= tolerant
-    edges = cv2.subtract(_edge_strength(smooth, scratch), grown_edges)
-    edges = _at_least_zero(edges, in_place=True)
+    height, width = smooth.shape[:2]
+    nearest_all, tolerant, whiteness, other, edges = (
+        _aligned_empty((height, width)) for _ in range(5)
+    )
+    work = _StripWork(width)
+    for top in range(0, height, STRIP_ROWS):
+        rows = slice(top, min(top + STRIP_ROWS, height))
+        strip = smooth[rows]
+        count = strip.shape[0]
+        scratch, to_white, to_black, difference, spare = work.for_rows(count)
+        nearest = nearest_all[rows]
+        _distances_to_colours(
+            strip, colours.white, colours.black, scratch, (to_white, to_black), spare
+        )
+        cv2.min(to_white, to_black, dst=nearest)
+        _distance_to_range(strip, envelope[0][rows], envelope[1][rows], scratch, difference)
+        _foreground(difference, nearest, tolerant[rows], spare)
+        np.subtract(to_black, to_white, out=whiteness[rows])
+        total = np.add(to_black, to_white, out=to_black)
+        total += np.float32(1e-3)
+        whiteness[rows] /= total
+        unlike = np.subtract(nearest, np.float32(UNLIKE_CHECKERS), out=other[rows])
+        unlike /= np.float32(UNLIKE_CHECKERS)
+        np.clip(unlike, np.float32(0.0), np.float32(1.0), out=unlike)
+        unlike *= tolerant[rows]
+        _edges_beyond(smooth, rows, grown_edges[rows], work, edges[rows])
     return PlaneMaps(
         scale=scale,
         lab=view_lab,
-        foreground=foreground,
+        exact=ExactForeground(smooth, reference_lab, nearest_all),
         whiteness=whiteness,
         other=other,
         edges=edges,
@@ -285,15 +382,67 @@ def plane_maps(
     )
 
 
-def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
+class _StripWork:
+    """Scratch images for :func:`plane_maps`' strips of a view ``width`` pixels wide: one
+    :func:`_scratch` and four one-channel images, each :data:`STRIP_ROWS` rows (the view's
+    last strip uses their first rows); and, for the edges, the lightness and its gradients
+    with a row above and below (:func:`_edges_beyond`)."""
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.scratch = _scratch((STRIP_ROWS, width, 3))
+        self.planes = [_aligned_empty((STRIP_ROWS, width)) for _ in range(4)]
+        # the rows of the strip itself start aligned, the row above them just before
+        self.lead = -width % (_ALIGNMENT // 4)
+        self.bordered = [_aligned_empty((self.lead + (STRIP_ROWS + 2) * width,)) for _ in range(3)]
+
+    def for_rows(self, count: int) -> tuple[FloatImage, ...]:
+        """The scratch buffer and the four one-channel images, ``count`` rows each."""
+        return (self.scratch, *(plane[:count] for plane in self.planes))
+
+    def bordered_for(self, first: int, count: int) -> tuple[FloatImage, ...]:
+        """The three bordered images, ``count`` rows from the strip's row ``first`` (-1: the
+        row above it)."""
+        start = self.lead + (1 + first) * self.width
+        return tuple(
+            flat[start : start + count * self.width].reshape(count, self.width)
+            for flat in self.bordered
+        )
+
+
+def _edges_beyond(
+    smooth: FloatImage, rows: slice, grown_edges: FloatImage, work: _StripWork, out: FloatImage
+) -> None:
+    """:attr:`PlaneMaps.edges` of the view's ``rows`` into ``out``: :func:`edge_strength` of
+    ``smooth`` less the empty board's ``grown_edges``, at least 0. The gradients of a row
+    need the rows round it: each strip's lightness takes a row more on either side (where
+    the view has one; at its top and bottom the gradients mirror it as over the whole view)."""
+    height = smooth.shape[0]
+    first, last = max(rows.start - 1, 0), min(rows.stop + 1, height)
+    lightness, gx, gy = work.bordered_for(first - rows.start, last - first)
+    cv2.extractChannel(smooth[first:last], 0, dst=lightness)
+    cv2.Sobel(lightness, cv2.CV_32F, 1, 0, dst=gx, ksize=3)
+    cv2.Sobel(lightness, cv2.CV_32F, 0, 1, dst=gy, ksize=3)
+    inner = slice(rows.start - first, rows.stop - first)
+    # OpenCV's magnitude rounds a last bit differently with its output's alignment: an
+    # aligned one, as over the whole view, makes the map the same on every run
+    cv2.magnitude(gx[inner], gy[inner], magnitude=out)
+    out /= np.float32(8.0)
+    cv2.subtract(out, grown_edges, dst=out)
+    _at_least_zero(out, in_place=True)
+
+
+def _foreground(
+    difference: FloatImage, nearest: FloatImage, out: FloatImage, spare: FloatImage
+) -> FloatImage:
     """0-1: how surely a pixel differs from the empty board (``difference``) or lies nearer to
-    a checker colour (``nearest``) than to it. ``difference`` is used up (its memory holds
-    the result's first term)."""
+    a checker colour (``nearest``) than to it, into ``out``. ``difference`` and ``spare`` (an
+    image of its size) are used up (their memory holds the steps between)."""
     # in place, in float32: these maps are a frame's largest arrays
     span = np.float32(FOREGROUND_HIGH - FOREGROUND_LOW)
-    total = np.add(difference, nearest)
+    total = np.add(difference, nearest, out=spare)
     np.maximum(total, np.float32(1.0), out=total)
-    relative = np.subtract(difference, nearest)
+    relative = np.subtract(difference, nearest, out=out)
     # twice the quotient in one pass, in place: doubling is exact, so 2 a / b rounds as
     # 2 (a / b) (numpy's two passes gave the same to the last bit)
     relative = np.asarray(cv2.divide(relative, total, dst=relative, scale=2.0), np.float32)

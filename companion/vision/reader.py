@@ -22,6 +22,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any, cast
 
 import cv2
 import numpy as np
@@ -182,17 +183,33 @@ def _region_labels(scale: float, shape: tuple[int, int]) -> npt.NDArray[np.uint8
     return labels
 
 
+Labels = npt.NDArray[np.integer[Any]]
+"""Connected components' labels: 16 bits where they fit (:func:`_components`)."""
+_MOST_16_BIT_LABELS = 65_534
+"""Masks with fewer set pixels than this are labelled in 16 bits: even were every pixel a
+component of its own, their labels and the background's fit (OpenCV refuses 16 bits from
+65,535 lone pixels on; this keeps one pixel to spare)."""
+
+
 def _components(
     mask: cv2.typing.MatLike, least_px: float
-) -> tuple[int, npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+) -> tuple[int, Labels, npt.NDArray[np.int32]]:
     """OpenCV's connected components of ``mask`` (count, labels, stats), for callers that only
     act on components of at least ``least_px`` pixels: none (the background alone, and no
     labels to look at) when the mask holds fewer pixels in all, as on most frames, so that
-    the whole view is not labelled for nothing."""
-    if cv2.countNonZero(mask) < least_px:
+    the whole view is not labelled for nothing.
+
+    Labels are 16 bits wide whenever they fit (fewer set pixels than labels a 16-bit image
+    can hold): OpenCV labels the view about three times as fast as with 32 bits (0.45
+    against 1.4 ms on a hand's mask), the same labels and stats."""
+    pixels = cv2.countNonZero(mask)
+    if pixels < least_px:
         return 1, np.zeros((0, 0), np.int32), np.zeros((1, 5), np.int32)
-    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(mask)
-    return int(count), np.asarray(labels, np.int32), np.asarray(stats, np.int32)
+    width = cv2.CV_16U if pixels < _MOST_16_BIT_LABELS else cv2.CV_32S
+    count, labels, stats, _centroids = cv2.connectedComponentsWithStats(
+        mask, connectivity=8, ltype=width
+    )
+    return int(count), cast(Labels, labels), np.asarray(stats, np.int32)
 
 
 def _names_under(mask: npt.NDArray[np.bool_], scale: float) -> set[str]:
@@ -203,7 +220,8 @@ def _names_under(mask: npt.NDArray[np.bool_], scale: float) -> set[str]:
 
 def find_occluders(maps: PlaneMaps) -> list[str]:
     """Names of the regions covered by something large that is neither board nor checker."""
-    mask = (maps.other > 0.5).astype(np.uint8)
+    # 255 where set: one pass, not two
+    mask = cv2.compare(maps.other, 0.5, cv2.CMP_GT)  # type: ignore[call-overload]
     mask = np.asarray(cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)), np.uint8)
     area_px = HAND_AREA_MM2 * maps.scale**2
     count, labels, stats = _components(mask, area_px)
@@ -227,10 +245,10 @@ def unexplained(
     from the empty board (a hand the colour of the checkers, a sleeve, a cup) is left over.
     """
     scale = maps.scale
-    drawn = np.zeros(maps.tolerant.shape, np.uint8)
+    drawn = np.zeros(maps.tolerant.shape, np.uint8)  # 255 where drawn
 
     def disc(x: float, y: float, radius: float) -> None:
-        cv2.circle(drawn, view_pixel(x, y, scale), round(radius * scale), 1, -1)
+        cv2.circle(drawn, view_pixel(x, y, scale), round(radius * scale), 255, -1)
 
     for x, y, _ in checker_centres(regions, bar, lambda region: abs(region.count)):
         disc(x, y, g.CHECKER_DIAMETER / 2 + 4.0)
@@ -240,12 +258,14 @@ def unexplained(
             drawn,
             view_pixel(x0, y0, scale),
             view_pixel(x1, y1, scale),
-            1,
+            255,
             -1,
         )
     for die in found_dice:
         disc(die.view_mm[0], die.view_mm[1], g.DIE_SIZE * 1.1)
-    left = ((maps.tolerant > LEFT_OVER) & (drawn == 0)).astype(np.uint8)
+    # 255 where something is left over, nothing drawn (the difference saturates at 0)
+    over = cv2.compare(maps.tolerant, LEFT_OVER, cv2.CMP_GT)  # type: ignore[call-overload]
+    left = np.asarray(cv2.subtract(over, drawn), np.uint8)
     # only what lies on the playing area counts (the table round the board is not learned)
     # nor what lies along the walls: the frame's and the bar's inner faces stand up from the
     # playing surface, and a point borrowed at calibration from a sibling lacks their look

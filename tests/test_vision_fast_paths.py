@@ -1,0 +1,591 @@
+"""The vision reader's fast paths give what the plain formulas they replace give, to the bit.
+
+Each speed-up in :mod:`companion.vision.maps`, :mod:`~companion.vision.checkers`,
+:mod:`~companion.vision.dice` and :mod:`~companion.vision.reader` claims that it changes no
+output: maps made strip by strip, the exact foreground made only where it is asked for,
+16-bit component labels, band means summed by hand, vectorised counting. Each test below pins
+one such claim against the straightforward formula written out here, on a real rendered frame
+where the claim is about the view's maps and on drawn arrays where it is about arithmetic.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from companion import geometry as g
+from companion.rules.position import Position
+from companion.sim import Checkers, DieSpec, random_scene, render
+from companion.vision import checkers, maps, reader
+from companion.vision.calibrate import calibrate
+from companion.vision.maps import FloatImage, PlaneMaps
+from companion.vision.profile import VIEW_SCALE, Colours
+
+SEED = 5003
+
+PlaneArgs = tuple[
+    FloatImage, FloatImage, FloatImage, Colours, float, tuple[FloatImage, FloatImage], Any
+]
+"""What :func:`companion.vision.reader.read_frame` passes to :func:`maps.plane_maps`."""
+
+
+@lru_cache(maxsize=1)
+def _frame_and_args() -> tuple[npt.NDArray[np.uint8], PlaneArgs, Any]:
+    """A rendered frame with checkers and two dice, its plane view and the arguments
+    ``read_frame`` gives :func:`maps.plane_maps` for it, and the profile (made once)."""
+    opening = Position.opening().to_absolute("white")
+    empty = render(random_scene(SEED, opening))
+    corners: Any = empty.truth["board_corners_px"]
+    profile = calibrate(empty.image, corners=corners)
+    scene = random_scene(
+        SEED,
+        Checkers.random(np.random.default_rng(SEED)),
+        dice=(DieSpec(3), DieSpec(5)),
+        on_roll="white",
+    )
+    image = render(scene).image
+    view = reader._plane_view(image, profile.image_to_plane, profile)
+    args: PlaneArgs = (
+        view,
+        reader._reference(profile.reference)[0],
+        reader._grown_edges(profile.reference),
+        profile.colours,
+        VIEW_SCALE,
+        reader._envelope(profile.reference),
+        profile.layout,
+    )
+    return image, args, profile
+
+
+def _args() -> PlaneArgs:
+    return _frame_and_args()[1]
+
+
+def _fresh_maps() -> PlaneMaps:
+    """The frame's maps as read_frame makes them (made anew: the exact foreground unmade)."""
+    return maps.plane_maps(*_args())
+
+
+MAP_NAMES = ("tolerant", "whiteness", "other", "edges")
+
+
+def _plain_foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
+    """The foreground formula (:func:`maps._foreground`) in plain float32 numpy."""
+    low, span = (
+        np.float32(maps.FOREGROUND_LOW),
+        np.float32(maps.FOREGROUND_HIGH - maps.FOREGROUND_LOW),
+    )
+    total = np.maximum(difference + nearest, np.float32(1.0))
+    relative = np.float32(2.0) * (difference - nearest) / total + np.float32(0.2)
+    relative = relative * np.minimum(difference / low, np.float32(1.0))
+    absolute = (difference - low) / span
+    plain: FloatImage = np.clip(np.maximum(absolute, relative), np.float32(0.0), np.float32(1.0))
+    return plain
+
+
+def _whole_view_maps() -> dict[str, FloatImage]:
+    """Every map of the frame by the plain formulas over the whole view at once: the maps as
+    made before they were made strip by strip."""
+    view, reference, grown, colours, _scale, (low, high), _layout = _args()
+    smooth = np.asarray(cv2.blur(view, (3, 3)), np.float32)
+    size = smooth.shape[:2]
+    to_white, to_black, norm = (maps._aligned_empty(size) for _ in range(3))
+    maps._distances_to_colours(
+        smooth,
+        colours.white,
+        colours.black,
+        maps._scratch(smooth.shape),
+        (to_white, to_black),
+        norm,
+    )
+    nearest = np.minimum(to_white, to_black)
+    tolerant = _plain_foreground(maps.distance_to_range(smooth, low, high), nearest)
+    difference = maps.weighted_norm(cv2.subtract(smooth, reference), size)
+    unlike = np.clip((nearest - np.float32(22.0)) / np.float32(22.0), np.float32(0), np.float32(1))
+    return {
+        "nearest": nearest,
+        "tolerant": tolerant,
+        "foreground": _plain_foreground(difference, nearest),
+        "whiteness": (to_black - to_white) / (to_black + to_white + np.float32(1e-3)),
+        "other": unlike * tolerant,
+        "edges": np.maximum(maps.edge_strength(smooth) - grown, np.float32(0.0)),
+    }
+
+
+def _assert_same_bits(found: npt.NDArray[Any], expected: npt.NDArray[Any], what: str) -> None:
+    assert found.shape == expected.shape, f"{what}: shape {found.shape}, not {expected.shape}"
+    assert found.dtype == expected.dtype, f"{what}: {found.dtype}, not {expected.dtype}"
+    differ = int(np.count_nonzero(found != expected))
+    assert differ == 0, f"{what}: {differ} pixels differ"
+
+
+# -- claim 1: maps.plane_maps strip by strip = in one strip ------------------------------
+
+
+def test_strip_rows_keep_strips_aligned() -> None:
+    """Pins STRIP_ROWS's documented condition (a multiple of 16 rows, so that every strip
+    starts 64-byte aligned): 17 rows gave one edge pixel a different last bit here."""
+    assert maps.STRIP_ROWS % 16 == 0
+
+
+@pytest.mark.parametrize("rows", [16, 48, maps.STRIP_ROWS])
+def test_maps_by_strips_equal_one_strip(rows: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claim: plane_maps made STRIP_ROWS rows at a time gives bit for bit the maps made in one
+    strip the view's height (tolerant, whiteness, other, edges, the nearest colour distance
+    and the exact foreground)."""
+    height = _args()[0].shape[0]
+    assert height % rows != 0, "the view's last strip must be a part strip to test it"
+    monkeypatch.setattr(maps, "STRIP_ROWS", height)
+    whole = _fresh_maps()
+    monkeypatch.setattr(maps, "STRIP_ROWS", rows)
+    strips = _fresh_maps()
+    assert isinstance(whole.exact, maps.ExactForeground)
+    assert isinstance(strips.exact, maps.ExactForeground)
+    for name in MAP_NAMES:
+        _assert_same_bits(getattr(strips, name), getattr(whole, name), name)
+    _assert_same_bits(strips.exact.nearest, whole.exact.nearest, "nearest")
+    _assert_same_bits(strips.foreground, whole.foreground, "foreground")
+
+
+def test_maps_equal_the_plain_formulas_over_the_whole_view() -> None:
+    """Claim: every step is the plain formula's, in the same order (the same values to the
+    last bit); the exact foreground, made lazily, equals the formula over the whole view."""
+    made = _fresh_maps()
+    plain = _whole_view_maps()
+    assert isinstance(made.exact, maps.ExactForeground)
+    _assert_same_bits(made.exact.nearest, plain["nearest"], "nearest")
+    for name in (*MAP_NAMES, "foreground"):
+        _assert_same_bits(getattr(made, name), plain[name], name)
+    assert made.shape == made.tolerant.shape
+
+
+# -- claim 2: foreground_in / foreground_at = the whole map sliced / indexed ----------------
+
+
+def _windows(height: int, width: int) -> list[tuple[slice, slice]]:
+    """Windows of every kind: empty, reversed, at the view's edges, partly outside it (numpy
+    clips those), negative starts, one pixel, the whole view, and drawn ones."""
+    fixed = [
+        (slice(0, 0), slice(0, 10)),
+        (slice(10, 20), slice(30, 30)),
+        (slice(50, 40), slice(0, 10)),
+        (slice(0, 40), slice(0, 40)),
+        (slice(height - 30, height), slice(width - 25, width)),
+        (slice(height - 10, height + 50), slice(-20, None)),
+        (slice(-5, 3), slice(0, 10)),
+        (slice(-40, -10), slice(-900, 12)),
+        (slice(height + 5, height + 50), slice(0, width)),
+        (slice(100, 101), slice(200, 201)),
+        (slice(None), slice(None)),
+        (slice(0, height), slice(0, width)),
+    ]
+    rng = np.random.default_rng(7)
+    drawn = []
+    for _ in range(150):
+        r0, c0 = int(rng.integers(-20, height + 20)), int(rng.integers(-20, width + 20))
+        r1, c1 = r0 + int(rng.integers(0, 60)), c0 + int(rng.integers(0, 60))
+        drawn.append((slice(r0, r1), slice(c0, c1)))
+    return fixed + drawn
+
+
+def test_foreground_in_equals_the_whole_map_sliced() -> None:
+    """Claim: PlaneMaps.foreground_in(rows, cols) is foreground[rows, cols] exactly, for any
+    window (empty, at or partly beyond the view's edges), made lazily or from the whole map;
+    and asking for windows first leaves the whole map the same."""
+    made = _fresh_maps()
+    height, width = made.shape
+    windows = _windows(height, width)
+    lazy = [made.foreground_in(rows, cols) for rows, cols in windows]
+    whole = made.foreground.copy()
+    from_whole = dataclasses.replace(made, exact=whole)
+    for (rows, cols), window in zip(windows, lazy, strict=True):
+        expected = whole[rows, cols]
+        _assert_same_bits(window, expected, f"window {rows}, {cols}")
+        _assert_same_bits(from_whole.foreground_in(rows, cols), expected, "from the whole map")
+    _assert_same_bits(whole, _whole_view_maps()["foreground"], "foreground after windows")
+
+
+def test_foreground_at_equals_the_whole_map_indexed() -> None:
+    """Claim: PlaneMaps.foreground_at(rows, cols) is foreground[rows, cols] exactly: empty
+    index arrays, the view's edge pixels, repeated and negative indices, arrays of two axes."""
+    made = _fresh_maps()
+    height, width = made.shape
+    rng = np.random.default_rng(11)
+    empty = np.zeros(0, np.intp)
+    edge_rows = np.array([0, 0, height - 1, height - 1, 0, height // 2], np.intp)
+    edge_cols = np.array([0, width - 1, 0, width - 1, width // 2, 0], np.intp)
+    drawn_rows = rng.integers(0, height, 500).astype(np.intp)
+    drawn_cols = rng.integers(0, width, 500).astype(np.intp)
+    cases = [
+        (empty, empty),
+        (empty.reshape(0, 3), empty.reshape(0, 3)),
+        (edge_rows, edge_cols),
+        (np.array([5, 5, 5], np.intp), np.array([7, 7, 7], np.intp)),
+        (np.array([-1, -height], np.intp), np.array([-1, -width], np.intp)),
+        (drawn_rows, drawn_cols),
+        (drawn_rows[:12].reshape(3, 4), drawn_cols[:12].reshape(3, 4)),
+    ]
+    lazy = [made.foreground_at(rows, cols) for rows, cols in cases]
+    whole = made.foreground.copy()
+    from_whole = dataclasses.replace(made, exact=whole)
+    for (rows, cols), picked in zip(cases, lazy, strict=True):
+        expected = whole[rows, cols]
+        _assert_same_bits(picked, expected, f"pixels {rows.shape}")
+        _assert_same_bits(from_whole.foreground_at(rows, cols), expected, "from the whole map")
+
+
+# -- claim 3: 16-bit component labels = OpenCV's 32-bit ones ------------------------------
+
+
+def _hand_mask() -> npt.NDArray[np.uint8]:
+    """A palm, four fingers, a thumb and specks, 255 where set (as find_occluders makes it)."""
+    mask = np.zeros((520, 685), np.uint8)
+    cv2.ellipse(mask, (300, 330), (70, 90), 15, 0, 360, 255, -1)
+    for k in range(4):
+        cv2.line(mask, (250 + 35 * k, 260), (235 + 45 * k, 110), 255, 22)
+    cv2.line(mask, (370, 350), (460, 300), 255, 24)
+    rng = np.random.default_rng(3)
+    for x, y in rng.integers(0, 520, (40, 2)):
+        cv2.circle(mask, (int(x) + 100, int(y)), int(rng.integers(0, 4)), 255, -1)
+    return mask
+
+
+def _small_blobs_mask() -> npt.NDArray[np.uint8]:
+    """Hundreds of small blobs, 1 where set: single pixels, squares, diagonal neighbours
+    (one component with 8-connectivity), blobs on the view's edges."""
+    rng = np.random.default_rng(5)
+    mask = (rng.random((520, 685)) > 0.985).astype(np.uint8)
+    for x, y in rng.integers(0, 680, (300, 2)):
+        mask[y % 515 : y % 515 + 3, x : x + 3] = 1
+    for k in range(40):
+        mask[10 + k, 600 + k] = 1  # a diagonal line: one component
+    mask[0, :5] = mask[-1, -5:] = mask[:, 0:1][:7] = 1
+    return mask
+
+
+def _many_pixels_mask() -> npt.NDArray[np.uint8]:
+    """More than 65,534 set pixels: the labels no longer surely fit in 16 bits."""
+    mask = _small_blobs_mask() * np.uint8(255)
+    mask[40:330, 50:300] = 255
+    return mask
+
+
+def _lattice_mask(pixels: int) -> npt.NDArray[np.uint8]:
+    """``pixels`` isolated pixels, each its own component: the most labels for the pixels."""
+    mask = np.zeros((512, 512), np.uint8)
+    mask[::2, ::2] = 255
+    mask.flat[np.flatnonzero(mask)[pixels:]] = 0
+    return mask
+
+
+@pytest.mark.parametrize(
+    "name, mask, sixteen",
+    [
+        ("hand", _hand_mask(), True),
+        ("small blobs", _small_blobs_mask(), True),
+        ("many pixels", _many_pixels_mask(), False),
+        ("65,533 lone pixels", _lattice_mask(65_533), True),
+        ("65,534 lone pixels", _lattice_mask(65_534), False),
+        ("65,535 lone pixels", _lattice_mask(65_535), False),
+    ],
+)
+def test_components_equal_opencv_32_bit_labels(
+    name: str, mask: npt.NDArray[np.uint8], sixteen: bool
+) -> None:
+    """Claim: reader._components labels with 16 bits when they fit (``sixteen``: at most
+    65,533 set pixels; either width beyond, where OpenCV refuses 16-bit labels from 65,536
+    labels on), and gives the same count, labels and stats as OpenCV's 32-bit labelling."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(
+        mask, connectivity=8, ltype=cv2.CV_32S
+    )
+    found_count, found_labels, found_stats = reader._components(mask, 10)
+    assert found_count == count, name
+    if sixteen:
+        assert found_labels.dtype == np.uint16, name
+    assert found_labels.shape == labels.shape
+    assert np.array_equal(found_labels, labels), name
+    assert found_stats.dtype == np.int32
+    assert np.array_equal(found_stats, stats), name
+
+
+def test_components_below_least_pixels_are_nothing() -> None:
+    """Claim: below ``least_px`` set pixels _components gives the background alone (count 1,
+    no labels, one row of zero stats); at ``least_px`` it labels."""
+    mask = np.zeros((60, 80), np.uint8)
+    mask[10:14, 10:15] = 255  # 20 pixels
+    count, labels, stats = reader._components(mask, 21)
+    assert count == 1
+    assert labels.shape == (0, 0)
+    assert np.array_equal(stats, np.zeros((1, 5), np.int32))
+    count, labels, stats = reader._components(mask, 20)
+    assert count == 2
+    assert int(stats[1, cv2.CC_STAT_AREA]) == 20
+    assert labels.shape == mask.shape
+
+
+# -- claim 4: vectorised helpers = their plain formulas ------------------------------------
+
+
+def _plain_axis_profiles(image: FloatImage, scale: float, half_width: float) -> Any:
+    """The band means as made before: the bands picked by numpy indexing, then OpenCV's
+    reduce over them (over all of ``image``'s channels at once)."""
+    rows, cols = checkers._band_indices(scale, half_width, image.shape[:2])
+    width = rows.shape[2]
+    bands = np.ascontiguousarray(image[rows.reshape(-1, width), cols.reshape(-1, width)])
+    means = cv2.reduce(bands, 1, cv2.REDUCE_AVG)
+    return means.reshape(24, -1, *image.shape[2:]).astype(np.float64)
+
+
+def _plain_ring_covers(edges: FloatImage, scale: float, contrast: float) -> Any:
+    """ring_covers with numpy indexing and the median of three by sorting."""
+    rows, cols, _cover = checkers._ring_indices(scale, edges.shape[:2])
+    angles = np.sort(edges[rows, cols].max(axis=1), axis=2)
+    middle = len(checkers._RING_ANGLES) // 2
+    ring = (angles[..., middle - 1] + angles[..., middle]) / 2
+    padded = np.pad(ring, ((0, 0), (1, 1)), mode="edge")
+    ring = np.sort(np.stack([padded[:, :-2], ring, padded[:, 2:]]), axis=0)[1]
+    strong = checkers.RING_STRONG * contrast
+    presence = np.clip((ring - strong * 0.35) / (strong * 0.65), 0.0, 1.0)
+    index, weight = checkers._covering_centres(scale, edges.shape[:2])
+    return np.max(presence[:, index] * weight[None], axis=2)
+
+
+def test_point_evidence_equals_the_plain_band_means() -> None:
+    """Claims: the bands gathered per map with one int16 remap table (the white evidence
+    multiplied there) and summed by _band_means_across give what cv2.reduce's averages of
+    the merged three-channel view gave; the lightness gathered with its colour gives the
+    seams; the ring medians by comparisons are the sorted ones; strips are numpy's picks."""
+    made = _fresh_maps()
+    scale, contrast = made.scale, 0.8
+    evidence = checkers.point_evidence(made, contrast)
+    white_evidence = cv2.multiply(made.whiteness, made.tolerant)
+    stacked = np.asarray(cv2.merge([made.tolerant, made.other, white_evidence]), np.float32)
+    profiles = _plain_axis_profiles(stacked, scale, checkers.BAND_HALF)
+    rings = _plain_ring_covers(made.edges, scale, contrast)
+    assert np.array_equal(evidence.rings, rings)
+    assert np.array_equal(evidence.occupancy, np.maximum(profiles[..., 0], rings))
+    assert np.array_equal(evidence.other, profiles[..., 1])
+    assert np.array_equal(evidence.whiteness, profiles[..., 2])
+    lightness = np.ascontiguousarray(made.lab[..., 0])
+    seams = checkers._seam_profile(_plain_axis_profiles(lightness, scale, 5.0))
+    assert np.array_equal(evidence.seams, seams)
+    rows, cols = checkers._strip_indices(scale, made.tolerant.shape)
+    strips = made.tolerant[rows, cols].reshape(24, -1).astype(np.float64)
+    assert evidence.strips is not None
+    assert np.array_equal(evidence.strips, strips)
+    # _mean equals np.mean only on float64 profiles (float32 means round to float32)
+    for profile in (evidence.occupancy, evidence.other, evidence.whiteness, evidence.rings):
+        assert profile.dtype == np.float64
+
+
+@pytest.mark.parametrize("width", [1, 2, 7, 19, 38])
+def test_band_means_across_equal_opencv_reduce(width: int) -> None:
+    """Claim: _band_means_across (float32 sums sample by sample, then 1/n in float32) is
+    cv2.reduce's REDUCE_AVG over bands of three channels, to the bit."""
+    rng = np.random.default_rng(width)
+    length = 24 * 30
+    channels = [rng.random((length, width), dtype=np.float32) * 3 - 1 for _ in range(3)]
+    merged = np.ascontiguousarray(np.stack(channels, axis=-1))
+    reduced = cv2.reduce(merged, 1, cv2.REDUCE_AVG).reshape(24, -1, 3).astype(np.float64)
+    for channel, values in enumerate(channels):
+        across = np.ascontiguousarray(values.T)
+        assert np.array_equal(checkers._band_means_across(across), reduced[..., channel])
+
+
+def test_gather_with_an_int16_table_equals_numpy_indexing() -> None:
+    """Claim: gather with OpenCV's fixed-point (int16) remap table picks the same pixels as
+    numpy indexing, one channel or three."""
+    made = _fresh_maps()
+    rows, cols = checkers._band_indices(made.scale, 5.0, made.shape)
+    rows, cols = rows.reshape(-1, rows.shape[2]), cols.reshape(-1, cols.shape[2])
+    table = checkers._table(rows, cols)
+    assert np.array_equal(checkers.gather(made.tolerant, table), made.tolerant[rows, cols])
+    assert np.array_equal(checkers.gather(made.lab, table), made.lab[rows, cols])
+
+
+def _plain_count_stacks(
+    occupancy: Any, seams: Any, synthesis: Any
+) -> list[tuple[int, float, tuple[int, ...]]]:
+    """count_stacks as written before: every style of a count searched, np.mean and
+    np.clip throughout."""
+    counts, expected, wanted = checkers._hypotheses()
+    errors = checkers.OCCUPANCY_WEIGHT * np.mean(
+        np.abs(occupancy[:, None, :] - expected[None]), axis=2
+    )
+    if synthesis is not None:
+        errors = errors + checkers.SYNTHESIS_WEIGHT * synthesis
+    shown = (occupancy > 0.3)[:, None, :]
+    seam_errors = np.mean(np.abs(seams[:, None, :] - wanted[None]) * shown, axis=2)
+    errors = (
+        errors
+        + checkers.SEAM_WEIGHT * seam_errors
+        + checkers.TALL_STACK_COST * np.maximum(counts - 5, 0)
+    )
+    columns = [np.flatnonzero(counts == n) for n in range(checkers.MAX_STACK + 1)]
+    by_count = np.stack([errors[:, c].min(axis=1) for c in columns], 1)
+    order = np.argsort(by_count, axis=1, kind="stable")
+    results = []
+    low, high = checkers.UNCLEAR
+    for row, ranked in enumerate(order.tolist()):
+        count, error = ranked[0], float(by_count[row, ranked[0]])
+        margin = float(by_count[row, ranked[1]]) - error
+        reach = min(checkers.AXIS_LENGTH, checkers._line_extent(count) + 36)
+        near = occupancy[row, :reach]
+        unclear = float(np.mean((near > low) & (near < high)))
+        confidence = float(np.clip(margin / 0.06, 0.0, 1.0)) * float(
+            np.clip(1.0 - (unclear - 0.1) / 0.2, 0.0, 1.0)
+        )
+        close = tuple(
+            n for n in ranked[1:4] if float(by_count[row, n]) - error < checkers.ALTERNATIVE_MARGIN
+        )
+        results.append((count, confidence, close))
+    return results
+
+
+def test_columns_by_count_hold_every_style() -> None:
+    """Claim: each count's two columns in _columns_by_count are all the hypotheses holding it
+    (at most two styles; one style listed twice), so their min is the min over all."""
+    counts = checkers._hypotheses()[0]
+    pairs = checkers._columns_by_count()
+    for count in range(checkers.MAX_STACK + 1):
+        assert set(pairs[count].tolist()) == set(np.flatnonzero(counts == count).tolist())
+
+
+def test_count_stacks_equals_the_plain_formula() -> None:
+    """Claim: count_stacks (one misfit buffer, the combined styles, the running count of
+    unclear millimetres, _unit for np.clip) gives exactly the counts, confidences and close
+    alternatives of the plain formula, on the frame's evidence and on drawn profiles."""
+    made = _fresh_maps()
+    evidence = checkers.point_evidence(made, 1.0)
+    visibility = reader._visibility(_frame_and_args()[2].reference, _frame_and_args()[2].colours)
+    assert evidence.strips is not None
+    synthesis = checkers.synthesis_errors(evidence.strips, visibility)
+    real = (evidence.occupancy, evidence.seams, synthesis)
+    assert checkers.count_stacks(*real) == _plain_count_stacks(*real)
+    rng = np.random.default_rng(13)
+    length = checkers.AXIS_LENGTH
+    levels = np.array([0.0, 0.15, 0.2, 0.5, 0.75, 0.9, 1.0])
+    occupancy = np.where(
+        rng.random((60, length)) < 0.5,
+        levels[rng.integers(0, 7, (60, length))],
+        rng.random((60, length)),
+    )
+    # stacks of drawn heights: the counts and their margins vary
+    heights = rng.integers(0, length, 60)
+    occupancy[np.arange(length)[None, :] < heights[:, None]] = 1.0
+    seams = rng.random((60, length)) * 0.3
+    drawn_synthesis = rng.random((60, synthesis.shape[1])) * 0.2
+    for case in ((occupancy, seams, None), (occupancy, seams, drawn_synthesis)):
+        assert checkers.count_stacks(*case) == _plain_count_stacks(*case)
+
+
+def test_synthesis_errors_equal_the_plain_formula() -> None:
+    """Claim: synthesis_errors' in-place gain (abs, less the foreground, times what dice leave
+    seen) is the plain formula's, with and without dice ignored."""
+    made = _fresh_maps()
+    strips = checkers.strip_samples(made.tolerant, made.scale)
+    profile = _frame_and_args()[2]
+    visibility = reader._visibility(profile.reference, profile.colours)
+    ignore_view = np.zeros(made.shape, np.float32)
+    cv2.circle(ignore_view, (200, 150), 40, 1.0, -1)
+    ignore = checkers.strip_samples(ignore_view, made.scale)
+    masks = checkers._strip_hypotheses()
+    for ignored in (None, ignore):
+        gain = np.abs(strips[None] - visibility) - strips[None]
+        if ignored is not None:
+            gain = gain * (1.0 - ignored[None])
+        inside = np.einsum("cps,hs->cph", gain, masks, optimize=False)
+        errors = strips.sum(axis=1)[None, :, None] + inside
+        best = np.min(errors, axis=0) * checkers.STRIP_STEP / (2 * checkers.STRIP_HALF)
+        expected = best / checkers.AXIS_LENGTH
+        assert np.array_equal(checkers.synthesis_errors(strips, visibility, ignored), expected)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [
+        [],
+        [np.nan],
+        [np.nan, np.nan, 0.4, np.nan, 0.7, np.nan, np.nan],
+        [0.1, 0.2, 0.3],
+        [0.5, np.nan, np.nan, np.nan],
+        [np.nan, 0.0, np.nan, -0.2, 0.9, np.nan],
+    ],
+)
+def test_fill_hidden_equals_the_loop(profile: list[float]) -> None:
+    """Claim: _fill_hidden's running index fills every hidden (NaN) place with the last seen
+    value before it, 0 before any, as the loop it replaced."""
+    values = np.array(profile, np.float64)
+    expected = values.copy()
+    last = 0.0
+    for index, value in enumerate(expected):
+        if np.isnan(value):
+            expected[index] = last
+        else:
+            last = float(value)
+    filled = checkers._fill_hidden(values)
+    assert filled.shape == expected.shape
+    assert np.array_equal(filled, expected)
+
+
+def _plain_row_count(rows: Any, reach: Any, scale: float) -> tuple[int, float]:
+    """_row_count as written before: one count at a time."""
+    kernel = np.ones((max(1, round(checkers.TRAY_SEAMS * scale)), 1), np.uint8)
+    row = np.ascontiguousarray(rows, np.float32).reshape(-1, 1)
+    closed = cv2.morphologyEx(row, cv2.MORPH_CLOSE, kernel)
+    shown = np.clip(closed.ravel().astype(np.float64) * 1.4, 0.0, 1.0)
+    t = (np.arange(len(shown)) + 0.5) / scale
+    errors = []
+    for count in range(checkers.MAX_STACK + 1):
+        ends = count * g.TRAY_SLOT + (reach if count else np.zeros(1))
+        expected = (t[None, :] < ends[:, None]).astype(np.float64)
+        errors.append(float(np.abs(shown[None, :] - expected).mean(axis=1).min()))
+    ranked = sorted(range(checkers.MAX_STACK + 1), key=lambda n: errors[n])
+    best = ranked[0]
+    return best, float(np.clip((errors[ranked[1]] - errors[best]) / 0.03, 0.0, 1.0))
+
+
+def test_row_count_equals_the_plain_loop() -> None:
+    """Claim: _row_count's every-count-at-once misfit gives the count and confidence of the
+    loop over counts, for trays from empty to full and reaches of one or several values."""
+    rng = np.random.default_rng(17)
+    scale = VIEW_SCALE
+    length = int(checkers.MAX_STACK * g.TRAY_SLOT * scale) + 20
+    for trial in range(40):
+        filled = int(rng.integers(0, length))
+        rows = np.where(np.arange(length) < filled, 0.9, 0.05) + rng.random(length) * 0.1
+        reach = rng.random(int(rng.integers(1, 4))) * g.TRAY_SLOT
+        found = checkers._row_count(rows, reach, scale)
+        assert found == _plain_row_count(rows, reach, scale), trial
+
+
+def test_unit_and_mean_equal_numpy() -> None:
+    """Claims: _unit holds a value to 0-1 as np.clip does; _mean of a float64 profile is
+    np.mean's (the same pairwise sum over the same count)."""
+    for value in (-3.0, -0.0, 0.0, 0.25, 1.0, 1.5, 1e-300):
+        assert checkers._unit(value) == float(np.clip(value, 0.0, 1.0))
+    rng = np.random.default_rng(19)
+    for size in (1, 2, 7, 8, 9, 130, 220, 1000):
+        values = rng.random(size) * 10 - 3
+        assert checkers._mean(values) == float(np.mean(values))
+
+
+def test_spot_peaks_in_raster_order_equal_find_non_zero() -> None:
+    """Claim (dice._spots): the peaks' flat indices from numpy's flatnonzero over the 0-or-1
+    mask are the raster-order indices OpenCV's findNonZero lists."""
+    rng = np.random.default_rng(23)
+    blob = rng.random((120, 170), dtype=np.float32)
+    grown = cv2.dilate(blob, np.ones((5, 5), np.uint8))
+    peaks = cv2.compare(blob, grown, cv2.CMP_GE)
+    found = cv2.findNonZero(peaks).reshape(-1, 2)
+    expected = found[:, 1] * blob.shape[1] + found[:, 0]
+    cv2.min(peaks, 1, dst=peaks)  # type: ignore[call-overload]
+    at = np.flatnonzero(np.asarray(peaks).view(np.bool_))
+    assert len(at) > 100
+    assert np.array_equal(at, expected)
