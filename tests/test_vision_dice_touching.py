@@ -29,8 +29,7 @@ from companion.sim import Checkers, DieSpec, InvalidScene, random_scene, render
 from companion.sim.dice import flat_pose
 from companion.vision import dice, reader
 from companion.vision.calibrate import calibrate
-from companion.vision.maps import plane_maps
-from companion.vision.profile import VIEW_SCALE, Profile
+from companion.vision.profile import Profile
 from companion.vision.reading import DieReading
 from tests.test_vision_board import OPENING
 
@@ -120,15 +119,7 @@ def found_by_the_dice_reader(seed: int, spec: DieSpec) -> tuple[dice.FoundDie, d
     truth: dict[str, Any] = dice_truth[0]
     known = profile(seed)
     view = reader._plane_view(frame.image, known.image_to_plane, known)
-    maps = plane_maps(
-        view,
-        reader._reference(known.reference)[0],
-        reader._grown_edges(known.reference),
-        known.colours,
-        VIEW_SCALE,
-        reader._envelope(known.reference),
-        known.layout,
-    )
+    maps = reader.frame_maps(view, known)
     found = dice.find_dice(frame.image, known.image_to_plane, maps)
     return min(found, key=lambda d: math.dist(d.reading.center_px, truth["center_px"])), truth
 

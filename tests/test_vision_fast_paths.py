@@ -51,15 +51,7 @@ def _frame_and_args() -> tuple[npt.NDArray[np.uint8], PlaneArgs, Any]:
     )
     image = render(scene).image
     view = reader._plane_view(image, profile.image_to_plane, profile)
-    args: PlaneArgs = (
-        view,
-        reader._reference(profile.reference)[0],
-        reader._grown_edges(profile.reference),
-        profile.colours,
-        VIEW_SCALE,
-        reader._envelope(profile.reference),
-        profile.layout,
-    )
+    args: PlaneArgs = (view, *reader.maps_inputs(profile))
     return image, args, profile
 
 

@@ -89,18 +89,17 @@ def draw_walls(
     cam = camera.position
     size = camera.size
     to_texture = np.linalg.inv(board.texture_to_canonical())
+    shine = 1.0 if gloss else 0.0
     for wall in _walls_in_world(orientation, shape):
         if not _faces_camera(wall, cam):
             continue
-        shine = 1.0 if gloss else 0.0
         world, wn = wall
         middle = world.mean(axis=0)
         pts = camera.project_undistorted(world)
         box = pixel_box(pts, size)
         if box is None:
             continue
-        towards = light.direction_at(*middle)
-        facing = max(0.0, float(np.dot(wn, towards[:2])))
+        facing = _facing(wn, light, middle)
         brightness = WALL_AMBIENT + WALL_DIRECT * facing
         if _thickness(pts) < SLIVER_PX:
             # seen almost edge-on: a line of the frame's colour in shade is all there is to see
@@ -176,6 +175,13 @@ def draw_rim_glints(
         _glint_line(image, camera, world[2:], wn, light)
 
 
+def _facing(normal: FloatArray, light: lighting.Light, at: FloatArray) -> float:
+    """How squarely (0-1) a wall's side looking along ``normal`` (world x, y) turns to the
+    lamp's light, seen at the world point ``at``."""
+    towards = light.direction_at(*at)
+    return max(0.0, float(np.dot(normal, towards[:2])))
+
+
 def _glint_line(
     image: Image, camera: Camera, top: FloatArray, normal: FloatArray, light: lighting.Light
 ) -> None:
@@ -185,8 +191,7 @@ def _glint_line(
     box = pixel_box(ends_px, camera.size, margin=2)
     if box is None:
         return
-    towards = light.direction_at(*top.mean(axis=0))
-    facing = max(0.0, float(np.dot(normal, towards[:2])))
+    facing = _facing(normal, light, top.mean(axis=0))
     glint = EDGE_GLINT * RIM_SHARE * (0.35 + 0.65 * facing)
     left, top_px, right, bottom = box
     line = np.zeros((bottom - top_px, right - left), np.uint8)

@@ -122,7 +122,6 @@ STRIP_HALF = 19.0
 """Half-width (mm) of a point's strip: the whole checker, short of the neighbours' checkers."""
 
 
-@lru_cache(maxsize=8)
 def _strip_indices(
     scale: float, shape: tuple[int, int]
 ) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
@@ -374,11 +373,7 @@ def _band_maps(scale: float, half_width: float, shape: tuple[int, int]) -> Table
 @lru_cache(maxsize=8)
 def _band_maps_across(scale: float, half_width: float, shape: tuple[int, int]) -> Table:
     """:func:`_band_maps` laid across: (across, 24 x mm along the axis)."""
-    rows, cols = _band_indices(scale, half_width, shape)
-    width = rows.shape[2]
-    return _table(
-        rows.transpose(2, 0, 1).reshape(width, -1), cols.transpose(2, 0, 1).reshape(width, -1)
-    )
+    return np.ascontiguousarray(_band_maps(scale, half_width, shape).transpose(1, 0, 2))
 
 
 def gather(image: FloatImage, table: Table) -> FloatImage:

@@ -13,7 +13,7 @@ Conventions: images are ``float32`` arrays over the view of :mod:`companion.visi
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -60,8 +60,9 @@ class PlaneMaps:
 
     @property
     def foreground(self) -> FloatImage:
-        """0 = looks like the empty board, 1 = surely something on it (made whole on first
-        use: the dice finder asks only for a few windows of it, :meth:`foreground_in`)."""
+        """0 = looks like the empty board, 1 = surely something on it (made whole each time
+        it is asked for: the dice finder asks only for a few windows of it,
+        :meth:`foreground_in`)."""
         if isinstance(self.exact, ExactForeground):
             return self.exact.whole()
         return self.exact
@@ -98,35 +99,31 @@ class ExactForeground:
     """The empty board (:func:`plane_maps`' ``reference_lab``)."""
     nearest: FloatImage
     """Every pixel's colour distance to the nearer checker colour."""
-    made: list[FloatImage] = field(default_factory=list)
-    """The whole map, once asked for."""
 
     def whole(self) -> FloatImage:
-        if not self.made:
-            self.made.append(self.window(slice(None), slice(None)))
-        return self.made[0]
+        return self.window(slice(None), slice(None))
 
     def window(self, rows: slice, cols: slice) -> FloatImage:
         pixels = self.smooth[rows, cols]
         if pixels.size == 0:
             return np.zeros(pixels.shape[:-1], np.float32)
-        difference = np.asarray(cv2.subtract(pixels, self.reference[rows, cols]), np.float32)
-        return self._foreground(difference, self.nearest[rows, cols])
+        return self._foreground(
+            colour_distance(pixels, self.reference[rows, cols]), self.nearest[rows, cols]
+        )
 
     def at(self, rows: npt.NDArray[np.intp], cols: npt.NDArray[np.intp]) -> FloatImage:
         if np.size(rows) == 0:
             return np.zeros(np.shape(rows), np.float32)
         # the pixels as a column image, one pixel a row
-        pixels = self.smooth[rows, cols].reshape(-1, 1, 3)
-        difference = np.asarray(
-            cv2.subtract(pixels, self.reference[rows, cols].reshape(-1, 1, 3)), np.float32
+        distance = colour_distance(
+            self.smooth[rows, cols].reshape(-1, 1, 3),
+            self.reference[rows, cols].reshape(-1, 1, 3),
         )
-        found = self._foreground(difference, self.nearest[rows, cols].reshape(-1, 1))
+        found = self._foreground(distance, self.nearest[rows, cols].reshape(-1, 1))
         return found.reshape(np.shape(rows))
 
     @staticmethod
-    def _foreground(difference: FloatImage, nearest: FloatImage) -> FloatImage:
-        distance = weighted_norm(difference, difference.shape[:-1])
+    def _foreground(distance: FloatImage, nearest: FloatImage) -> FloatImage:
         return _foreground(distance, nearest, np.empty_like(distance), np.empty_like(distance))
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
@@ -47,6 +47,7 @@ from companion.vision.plane import (
     VIEW_LEFT,
     VIEW_TOP,
     Image,
+    Layout,
     Matrix,
     camera_heights,
     view_column,
@@ -424,23 +425,25 @@ def stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -
     it cannot lie flat across the place where two checkers of a stack touch, which is exactly
     where a pip-like gap shows between them.
     """
+    return list(_stacks_reaching(die, regions))
+
+
+def _stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> Iterator[int]:
     x, y = die.view_mm
-    reaching = []
     for number, region in enumerate(regions, start=1):
         if region.count == 0:
             continue
         for cx, cy, _ in _stack_centres(number, abs(region.count)):
             distance = math.hypot(x - cx, y - cy)
             if g.DIE_SIZE * 0.6 < distance < g.CHECKER_DIAMETER / 2 + 4.0:
-                reaching.append(number - 1)
+                yield number - 1
                 break
-    return reaching
 
 
 def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
     """Whether a die could lie where it was seen, given the stacks read around it
     (:func:`stacks_reaching`)."""
-    return not stacks_reaching(die, regions)
+    return next(_stacks_reaching(die, regions), None) is None
 
 
 def plainly_a_die(die: dice.FoundDie) -> bool:
@@ -763,6 +766,29 @@ def resolve_by_fifteen(
     return settled
 
 
+MapsInputs = tuple[FloatImage, FloatImage, Colours, float, tuple[FloatImage, FloatImage], Layout]
+"""What :func:`~companion.vision.maps.plane_maps` takes besides a frame's plane view."""
+
+
+def maps_inputs(profile: Profile) -> MapsInputs:
+    """What the maps need of the empty board ``profile`` learned (each made once per
+    profile), in :func:`~companion.vision.maps.plane_maps`' order after the view."""
+    return (
+        _reference(profile.reference)[0],
+        _grown_edges(profile.reference),
+        profile.colours,
+        VIEW_SCALE,
+        _envelope(profile.reference),
+        profile.layout,
+    )
+
+
+def frame_maps(view_lab: FloatImage, profile: Profile) -> PlaneMaps:
+    """The maps every reader looks at: a frame's plane view (:func:`_plane_view`) against the
+    empty board ``profile`` learned."""
+    return plane_maps(view_lab, *maps_inputs(profile))
+
+
 def _plane_view(image: Image, image_to_plane: Matrix, profile: Profile) -> FloatImage:
     """The frame on the plane view, in L*a*b*, at the checkers' height and the board's own
     proportions."""
@@ -795,16 +821,7 @@ def read_frame(
             # a nudge: follow the board where it now lies
             image_to_plane = np.linalg.inv(motion) @ image_to_plane
             view_lab = _plane_view(image, image_to_plane, profile)
-    reference_lab = _reference(profile.reference)[0]
-    maps = plane_maps(
-        view_lab,
-        reference_lab,
-        _grown_edges(profile.reference),
-        profile.colours,
-        VIEW_SCALE,
-        _envelope(profile.reference),
-        profile.layout,
-    )
+    maps = frame_maps(view_lab, profile)
 
     hidden = moved + find_occluders(maps)
     hiding = _camouflage(profile.reference, profile.colours)
