@@ -74,6 +74,14 @@ wrongly on frames without a hand 28 of 8,215; die values 93.3% (95.0% in view); 
 77.6%, flat called cocked 7.1% (surely: 0.0% / 0.0%); board found 95% (4% wrong); read median
 47.0 ms (busy). Boards with strips: 19 readable, all exact, none confidently wrong (1 before),
 8 of 2,175 sure points wrong; the finder 46 found, 24 wrong, 30 refused.
+Session 10 (the same frames): confident but wrong 0.0%, readable 12.2% (all exact; a die read
+surely beside a stack is kept, the stack in doubt); sure points wrong 28 of 8,216; die values
+93.5% (95.2% in view); cocked caught 77.6%, flat called cocked 7.1% (surely: 0.0% / 0.0%);
+board found 95% (4% wrong); read median 37.6 ms (busy; 32.7 ms warm CPU in read_speed.py).
+The same seeds with --photo: confident but wrong 0.0%, readable 10.8% (all exact), sure points
+wrong 33 of 8,095, die values 93.6%, cocked caught 75.2%, flat called cocked 7.3% (surely:
+0.0% / 0.1%), board found 94% (6% wrong). Boards with strips and of other proportions as in
+session 9.
 """
 
 from __future__ import annotations

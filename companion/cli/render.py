@@ -227,12 +227,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--photo",
         action="store_true",
-        help="the looks most like a photograph (off by default: the benchmark is measured "
-        "without them): "
+        help="the looks most like a photograph (off by default, as in the benchmark's "
+        "evaluation set; benchmarks/vision.py --photo measures the vision code on them): "
         "a desk lamp's pool of light and hard shadows (with --lighting lamp), glossy walls "
-        "with lit top edges, the board's outline smooth against a table of planks or woven "
-        "cloth fading away from it, checkers' lit edges, veins and hairs on hands and no "
-        "glare on them",
+        "with lit top edges and a lit rim round every hole of the frame, the board's outline "
+        "smooth against a table of planks or woven cloth fading away from it, checkers' lit "
+        "edges and borne-off checkers' rounded rims, veins and hairs on hands and no glare "
+        "on them (the truth's lighting records the fall-off and the lamp's pool)",
     )
     parser.add_argument(
         "--no-clutter",
