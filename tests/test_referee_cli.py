@@ -16,6 +16,7 @@ from companion.referee import Referee, Settings
 from companion.referee.scripted import after_play, die, reading_of
 from companion.rules import Colour, Position
 from companion.sources import Frame
+from companion.vision.reading import Reading
 
 
 class JournalWatcher(DisplayBase):
@@ -116,6 +117,18 @@ def test_resume_of_a_journal_that_is_not_a_game(tmp_path: Path, capsys) -> None:
     assert "not a game journal" in capsys.readouterr().err
 
 
+def _opening_and_first_play() -> list[Reading]:
+    """What the camera reads of the first moves: the opening, the opening roll (5-2), then
+    white's 13/8 13/11."""
+    opening = Position.opening()
+    after = after_play(opening, (5, 2), "13/8 13/11")
+    return [
+        reading_of(opening),
+        reading_of(opening, dice=[die(5, "home"), die(2, "outer")]),
+        reading_of(after, Colour.WHITE),
+    ]
+
+
 def test_a_camera_lost_mid_game_is_retried_and_the_game_goes_on(tmp_path: Path) -> None:
     """Frames from a camera that drops out after the opening roll; the game resumes after it."""
     import itertools
@@ -124,13 +137,7 @@ def test_a_camera_lost_mid_game_is_retried_and_the_game_goes_on(tmp_path: Path) 
 
     from companion.sources import CameraSource
 
-    opening = Position.opening()
-    after = after_play(opening, (5, 2), "13/8 13/11")
-    states = [
-        reading_of(opening),
-        reading_of(opening, dice=[die(5, "home"), die(2, "outer")]),
-        reading_of(after, Colour.WHITE),
-    ]
+    states = _opening_and_first_play()
 
     class Device:
         """Shows each state on two frames, as images whose grey level names the state."""
@@ -179,5 +186,38 @@ def test_a_camera_lost_mid_game_is_retried_and_the_game_goes_on(tmp_path: Path) 
     journal.close()
     assert "stopped giving frames" in messages[0]
     assert messages[1] == "camera 0 is back: the game goes on"
+    kinds = [e.kind for e in read_journal(journal.path).events]
+    assert kinds == ["match_start", "game_start", "opening_roll", "move"]
+
+
+def test_a_fault_in_the_vision_code_makes_frames_unreadable_not_the_end_of_the_game(
+    tmp_path: Path,
+) -> None:
+    """A bug in the reader on a frame (development seed 5163 once stopped it with a
+    ValueError) is said once; the referee waits as for any unsure frame and the game goes on."""
+    import numpy as np
+
+    states = _opening_and_first_play()
+    faulty = len(states)
+
+    def reader(image: np.ndarray, referee: Referee) -> Reading:
+        shown = int(image[0, 0, 0])
+        if shown == faulty:
+            raise ValueError("operands could not be broadcast together")
+        return states[shown]
+
+    journal = Journal.create(tmp_path)
+    referee = Referee(Settings(stable_frames=2, stable_seconds=0.0))
+    out = io.StringIO()
+    game = LiveGame(referee, journal, DisplayBase(), reader=reader, out=out)
+    game.gate.refresh = 1  # read every frame: the test images are tiny
+    game.record(referee.start_match(3))
+    for index, shown in enumerate([0, 0, faulty, faulty, 1, 1, faulty, 2, 2]):
+        image = np.full((8, 8, 3), shown, dtype=np.uint8)
+        game.handle(Frame(index, index * 0.1, image=image))
+    journal.close()
+    said = out.getvalue()
+    assert said.count("the vision reader failed") == 1
+    assert "ValueError" in said and "the game goes on" in said
     kinds = [e.kind for e in read_journal(journal.path).events]
     assert kinds == ["match_start", "game_start", "opening_roll", "move"]

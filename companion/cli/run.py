@@ -170,6 +170,7 @@ class LiveGame:
         self.controls: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.gate = ChangeGate()
         self._last_reading: Reading | None = None
+        self._vision_faults = 0
         self.frames = 0
 
     def record(self, step: Step, frame: int | None = None) -> None:
@@ -219,9 +220,31 @@ class LiveGame:
             if self._last_reading is not None and not self.gate.changed(frame.image):
                 reading = self._last_reading
             else:
-                reading = self.reader(frame.image, self.referee)
+                reading = self._read(frame.image)
                 self._last_reading = reading
         self.record(self.referee.feed(reading, frame.time), frame.index)
+
+    def _read(self, image: Any) -> Reading:
+        """Vision's reading of a frame. A fault in the vision code on one frame makes that
+        frame unreadable (said on the console, the first time and every hundredth after)
+        instead of ending a game in play: the referee waits for the next frame, as for any
+        frame the camera is unsure of, and the journal keeps everything played so far. Bad
+        input the reader names (a profile made for another camera) still stops the game with
+        its message: no frame of that camera can be read."""
+        assert self.reader is not None
+        try:
+            return self.reader(image, self.referee)
+        except CompanionError:
+            raise
+        except Exception as error:  # a vision bug must not stop the game at the table
+            self._vision_faults += 1
+            if self._vision_faults % 100 == 1:
+                self.out.write(
+                    f"the vision reader failed on frame {self.frames} ({type(error).__name__}: "
+                    f"{error}); the frame counts as unreadable and the game goes on. Please "
+                    "report it, with the profile and, if you can, the frame\n"
+                )
+            return Reading.empty_unreadable([f"the frame (the vision reader failed: {error})"])
 
     def control(self, text: str, now: float, frame: int | None = None) -> None:
         try:
