@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,9 +83,9 @@ def test_keys_and_buttons_become_controls(tmp_path: Path) -> None:
 def test_run_help_has_an_example() -> None:
     parser = build_parser()
     actions = {a.dest: a for a in parser._subparsers._group_actions}  # type: ignore[union-attr]
-    run = actions["command"].choices["run"]
-    assert "companion run --source camera:0" in run.format_help()
-    assert "companion export" in actions["command"].choices["export"].format_help()
+    commands: Any = actions["command"].choices
+    assert "companion run --source camera:0" in commands["run"].format_help()
+    assert "companion export" in commands["export"].format_help()
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,9 @@ def test_bad_input_is_a_message_not_a_traceback(
     assert "Traceback" not in error
 
 
-def test_resume_of_a_journal_that_is_not_a_game(tmp_path: Path, capsys) -> None:
+def test_resume_of_a_journal_that_is_not_a_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "notes.jsonl"
     path.write_text('{"kind":"note"}\n')
     status = main(["run", "--source", "readings:x", "--resume", str(path), "--keys", "off"])
