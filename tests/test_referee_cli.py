@@ -33,19 +33,25 @@ class JournalWatcher(DisplayBase):
         self.seen.append((verdict.headline, len(read_journal(self.journal).events)))
 
 
+def _opening_and_first_play() -> list[Reading]:
+    """What the camera reads of the first moves: the opening, the opening roll (5-2), then
+    white's 13/8 13/11."""
+    opening = Position.opening()
+    after = after_play(opening, (5, 2), "13/8 13/11")
+    return [
+        reading_of(opening),
+        reading_of(opening, dice=[die(5, "home"), die(2, "outer")]),
+        reading_of(after, Colour.WHITE),
+    ]
+
+
 def test_every_event_is_on_disk_before_its_verdict_is_shown(tmp_path: Path) -> None:
     journal = Journal.create(tmp_path)
     watcher = JournalWatcher(journal.path)
     referee = Referee(Settings(stable_frames=1, stable_seconds=0.0))
     game = LiveGame(referee, journal, watcher, out=io.StringIO())
     game.record(referee.start_match(3))
-    opening = Position.opening()
-    white_dice = [die(5, "home"), die(2, "outer")]
-    frames = [
-        reading_of(opening),
-        reading_of(opening, dice=white_dice),
-        reading_of(after_play(opening, (5, 2), "13/8 13/11"), Colour.WHITE),
-    ]
+    frames = _opening_and_first_play()
     for index, reading in enumerate(frames):
         game.handle(Frame(index, float(index), reading=reading))
     journal.close()
@@ -118,18 +124,6 @@ def test_resume_of_a_journal_that_is_not_a_game(
     status = main(["run", "--source", "readings:x", "--resume", str(path), "--keys", "off"])
     assert status == 2
     assert "not a game journal" in capsys.readouterr().err
-
-
-def _opening_and_first_play() -> list[Reading]:
-    """What the camera reads of the first moves: the opening, the opening roll (5-2), then
-    white's 13/8 13/11."""
-    opening = Position.opening()
-    after = after_play(opening, (5, 2), "13/8 13/11")
-    return [
-        reading_of(opening),
-        reading_of(opening, dice=[die(5, "home"), die(2, "outer")]),
-        reading_of(after, Colour.WHITE),
-    ]
 
 
 def test_a_camera_lost_mid_game_is_retried_and_the_game_goes_on(tmp_path: Path) -> None:
@@ -219,8 +213,16 @@ def test_a_fault_in_the_vision_code_makes_frames_unreadable_not_the_end_of_the_g
         image = np.full((8, 8, 3), shown, dtype=np.uint8)
         game.handle(Frame(index, index * 0.1, image=image))
     journal.close()
-    said = out.getvalue()
-    assert said.count("the vision reader failed") == 1
-    assert "ValueError" in said and "the game goes on" in said
+    said = out.getvalue().splitlines()
+    assert said[0].startswith("the vision reader failed on frame 2 (ValueError: operands")
+    assert "the game goes on" in said[0]
+    assert said[1] == "the vision reader reads frames again (2 failed so far)"
+    assert said[2].startswith("the vision reader failed on frame 6")
+    assert said[3] == "the vision reader reads frames again (3 failed so far)"
+    assert len(said) == 4 and game.vision_faults == 3
+    kept = journal.path.with_name(f"{journal.path.stem}-vision-faults.txt")
+    assert f"(details in {kept})" in said[0]
+    details = kept.read_text(encoding="utf-8")
+    assert details.count("Traceback") == 2 and "frame 6:" in details
     kinds = [e.kind for e in read_journal(journal.path).events]
     assert kinds == ["match_start", "game_start", "opening_roll", "move"]

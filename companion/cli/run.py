@@ -17,6 +17,7 @@ import queue
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -170,7 +171,9 @@ class LiveGame:
         self.controls: queue.SimpleQueue[str] = queue.SimpleQueue()
         self.gate = ChangeGate()
         self._last_reading: Reading | None = None
-        self._vision_faults = 0
+        self.vision_faults = 0
+        """Frames the vision code failed on (:meth:`_read`)."""
+        self._vision_failing = False
         self.frames = 0
 
     def record(self, step: Step, frame: int | None = None) -> None:
@@ -220,31 +223,55 @@ class LiveGame:
             if self._last_reading is not None and not self.gate.changed(frame.image):
                 reading = self._last_reading
             else:
-                reading = self._read(frame.image)
+                reading = self._read(frame.image, frame.index)
                 self._last_reading = reading
         self.record(self.referee.feed(reading, frame.time), frame.index)
 
-    def _read(self, image: Any) -> Reading:
-        """Vision's reading of a frame. A fault in the vision code on one frame makes that
-        frame unreadable (said on the console, the first time and every hundredth after)
-        instead of ending a game in play: the referee waits for the next frame, as for any
-        frame the camera is unsure of, and the journal keeps everything played so far. Bad
-        input the reader names (a profile made for another camera) still stops the game with
-        its message: no frame of that camera can be read."""
+    def _read(self, image: Any, index: int) -> Reading:
+        """Vision's reading of frame ``index``. A fault in the vision code makes the frame
+        unreadable instead of ending a game in play: the referee waits for the next frame, as
+        for any frame the camera is unsure of, and the journal keeps everything played so
+        far. The console says so when the faults begin and when frames read again (as a
+        display that fails, or a camera that stops giving frames); the first traceback of
+        each run of faults is kept beside the journal, for a bug report. Bad input the reader
+        names (a profile made for another camera) still stops the game with its message: no
+        frame of that camera can be read."""
         assert self.reader is not None
         try:
-            return self.reader(image, self.referee)
+            reading = self.reader(image, self.referee)
         except CompanionError:
             raise
         except Exception as error:  # a vision bug must not stop the game at the table
-            self._vision_faults += 1
-            if self._vision_faults % 100 == 1:
+            self.vision_faults += 1
+            if not self._vision_failing:
+                self._vision_failing = True
+                details = self._keep_fault(index)
                 self.out.write(
-                    f"the vision reader failed on frame {self.frames} ({type(error).__name__}: "
-                    f"{error}); the frame counts as unreadable and the game goes on. Please "
-                    "report it, with the profile and, if you can, the frame\n"
+                    f"the vision reader failed on frame {index} ({type(error).__name__}: "
+                    f"{error}); such frames count as unreadable and the game goes on. Please "
+                    f"report it{details}, with the profile and, if you can, the frame\n"
                 )
+                self.out.flush()
             return Reading.empty_unreadable([f"the frame (the vision reader failed: {error})"])
+        if self._vision_failing:
+            self._vision_failing = False
+            self.out.write(
+                f"the vision reader reads frames again ({self.vision_faults} failed so far)\n"
+            )
+            self.out.flush()
+        return reading
+
+    def _keep_fault(self, index: int) -> str:
+        """Appends the fault being handled, with its traceback, to a file beside the journal
+        (a player's console gets one plain line, a bug report the whole story); returns
+        " (details in FILE)", or "" where the file cannot be written."""
+        path = self.journal.path.with_name(f"{self.journal.path.stem}-vision-faults.txt")
+        try:
+            with path.open("a", encoding="utf-8") as file:
+                file.write(f"frame {index}:\n{traceback.format_exc()}\n")
+        except OSError:
+            return ""
+        return f" (details in {path})"
 
     def control(self, text: str, now: float, frame: int | None = None) -> None:
         try:
