@@ -310,7 +310,8 @@ def _reaching_hand() -> tuple[occluders.Hand, Any, Orientation]:
 def test_a_bare_forearm_shows_fine_hairs_and_fewer_past_the_wrist() -> None:
     """Short dark streaks lie on the forearm, a quarter as many on the back of the hand."""
     hand, camera, orientation = _reaching_hand()
-    hairs = occluders._hairs((720, 1280), hand, camera, orientation, (0, 0), 1)
+    grid = occluders._ShadingGrid((720, 1280), camera, orientation, (0, 0), 1)
+    hairs = occluders._hairs(grid, hand)
     assert hairs.max() <= 1.0 and hairs.min() < 1.0 - 0.5 * occluders.HAIR_DARKNESS
     tip, wrist = camera.project_undistorted(
         np.array([[*orientation.to_world(200.0, y), 50.0] for y in (60.0, 240.0)])
@@ -330,7 +331,8 @@ def test_veins_run_over_the_back_of_the_hand_between_its_tendons() -> None:
     wrist and the knuckles, not on the fingers."""
     hand, camera, orientation = _reaching_hand()
     shapes = occluders.shape_hand(hand, orientation)
-    veins = occluders._veins((720, 1280), list(shapes.digits), hand, camera, orientation, (0, 0), 1)
+    grid = occluders._ShadingGrid((720, 1280), camera, orientation, (0, 0), 1)
+    veins = occluders._veins(grid, list(shapes.digits), hand)
     rows, _ = np.nonzero(veins > 0.2 * veins.max())
     assert len(rows)
     knuckles, wrist = camera.project_undistorted(

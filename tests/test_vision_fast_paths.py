@@ -186,6 +186,20 @@ def _windows(height: int, width: int) -> list[tuple[slice, slice]]:
     return fixed + drawn
 
 
+def _assert_parts_of_the_whole(made: PlaneMaps, method: str, parts: list[Any]) -> Any:
+    """Asserts that ``method`` (foreground_in or foreground_at) gives the whole foreground
+    indexed by each of ``parts`` (rows, cols), asked lazily first, then of maps holding the
+    whole map; returns the whole map (made after the lazy parts)."""
+    lazy = [getattr(made, method)(rows, cols) for rows, cols in parts]
+    whole = made.foreground.copy()
+    from_whole = dataclasses.replace(made, exact=whole)
+    for (rows, cols), part in zip(parts, lazy, strict=True):
+        expected = whole[rows, cols]
+        _assert_same_bits(part, expected, f"{method} at {rows}, {cols}")
+        _assert_same_bits(getattr(from_whole, method)(rows, cols), expected, "from the whole")
+    return whole
+
+
 def test_foreground_in_equals_the_whole_map_sliced() -> None:
     """Claim: PlaneMaps.foreground_in(rows, cols) is foreground[rows, cols] exactly, for any
     window (empty, at or partly beyond the view's edges), made lazily or from the whole map;
@@ -193,13 +207,7 @@ def test_foreground_in_equals_the_whole_map_sliced() -> None:
     made = _fresh_maps()
     height, width = made.shape
     windows = _windows(height, width)
-    lazy = [made.foreground_in(rows, cols) for rows, cols in windows]
-    whole = made.foreground.copy()
-    from_whole = dataclasses.replace(made, exact=whole)
-    for (rows, cols), window in zip(windows, lazy, strict=True):
-        expected = whole[rows, cols]
-        _assert_same_bits(window, expected, f"window {rows}, {cols}")
-        _assert_same_bits(from_whole.foreground_in(rows, cols), expected, "from the whole map")
+    whole = _assert_parts_of_the_whole(made, "foreground_in", windows)
     _assert_same_bits(whole, _whole_view_maps()["foreground"], "foreground after windows")
 
 
@@ -223,13 +231,7 @@ def test_foreground_at_equals_the_whole_map_indexed() -> None:
         (drawn_rows, drawn_cols),
         (drawn_rows[:12].reshape(3, 4), drawn_cols[:12].reshape(3, 4)),
     ]
-    lazy = [made.foreground_at(rows, cols) for rows, cols in cases]
-    whole = made.foreground.copy()
-    from_whole = dataclasses.replace(made, exact=whole)
-    for (rows, cols), picked in zip(cases, lazy, strict=True):
-        expected = whole[rows, cols]
-        _assert_same_bits(picked, expected, f"pixels {rows.shape}")
-        _assert_same_bits(from_whole.foreground_at(rows, cols), expected, "from the whole map")
+    _assert_parts_of_the_whole(made, "foreground_at", cases)
 
 
 # -- claim 3: 16-bit component labels = OpenCV's 32-bit ones ------------------------------

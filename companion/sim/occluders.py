@@ -798,10 +798,11 @@ def _shade_limbs(
             merged = np.where(is_skin_small[box] > 0.5, blended, profile)
             relief[box] = relief[box] * (1 - weight) + merged * weight
             is_skin_small[box] = np.maximum(is_skin_small[box], weight)
-    knuckles, flush = _joints(small, digits, hand, camera, orientation, offset, scale)
+    grid = _ShadingGrid(small, camera, orientation, offset, scale)
+    knuckles, flush = _joints(grid, digits, hand)
     veins = np.zeros(small, np.float32)
     if photo:
-        veins = _veins(small, digits, hand, camera, orientation, offset, scale)
+        veins = _veins(grid, digits, hand)
         knuckles = knuckles + veins
         veins = veins / np.float32(max(float(veins.max()), 1e-6))
     relief = cv2.GaussianBlur(relief + knuckles * is_skin_small, (0, 0), 1.2)
@@ -818,14 +819,14 @@ def _shade_limbs(
     mottle = _mottle(*small, hand) * _pores(*small, hand)
     # blotches of redness (blood under the skin), apart from the blotches of brightness
     red = SKIN_REDNESS * _window(*small, replace(hand, x=hand.y, y=hand.x))
-    fabric = _fabric_folds(*small, hand, camera, orientation, offset, scale)
+    fabric = _fabric_folds(grid, hand)
     share = is_skin_small
     skin_b = (1.0 - 0.22 * steep - 0.1 * flush - red) * mottle
     skin_g = (1.0 - 0.12 * steep - 0.07 * flush - 0.5 * red) * mottle
     skin_r = (1.0 + 0.04 * steep + 0.06 * flush + 0.5 * red) * mottle
     if photo:
         # veins show bluish through the skin; fine hairs darken it in short streaks
-        hairs = _hairs(small, hand, camera, orientation, offset, scale)
+        hairs = _hairs(grid, hand)
         tint = VEIN_TINT * veins * mottle
         skin_b = (skin_b + tint) * hairs
         skin_g = (skin_g - 0.4 * tint) * hairs
@@ -872,34 +873,34 @@ HAIR_DARKNESS = 0.09
 on the back of the hand."""
 
 
-def _on_grid(
-    points: FloatArray,
-    camera: Camera,
-    orientation: board.Orientation,
-    offset: tuple[int, int],
-    scale: int,
-) -> FloatArray:
-    """Points on the board (mm) where the shading grid shows them: the picture's pixels from
-    ``offset``, ``scale`` times coarser."""
-    seen = camera.project_undistorted(orientation.to_world_array(points))
-    return np.asarray((seen - np.array(offset, np.float64)) / scale, np.float64)
+@dataclass(frozen=True, slots=True)
+class _ShadingGrid:
+    """The grid a hand's light is worked out on: the picture's pixels from ``offset``,
+    ``scale`` times coarser, ``size`` (rows, columns), as the camera sees the board."""
+
+    size: tuple[int, int]
+    camera: Camera
+    orientation: board.Orientation
+    offset: tuple[int, int]
+    scale: int
+
+    def points(self, points: FloatArray) -> FloatArray:
+        """Points on the board (mm) where the grid shows them."""
+        seen = self.camera.project_undistorted(self.orientation.to_world_array(points))
+        return np.asarray((seen - np.array(self.offset, np.float64)) / self.scale, np.float64)
+
+    def px_per_mm(self, height: float) -> float:
+        """Grid pixels per millimetre at ``height`` over the board."""
+        return _px_per_mm(self.camera, height) / self.scale
 
 
-def _veins(
-    small: tuple[int, int],
-    digits: list[Part],
-    hand: Hand,
-    camera: Camera,
-    orientation: board.Orientation,
-    offset: tuple[int, int],
-    scale: int,
-) -> npt.NDArray[np.float32]:
+def _veins(grid: _ShadingGrid, digits: list[Part], hand: Hand) -> npt.NDArray[np.float32]:
     """The veins on the back of the hand (pixels of height, on the shading grid): between each
     two tendons a vein, bowed, from the wrist toward the gap between two knuckles. Smooth
     skin without them was one of the things that gave a hand away as drawn."""
-    veins = np.zeros(small, np.float32)
+    veins = np.zeros(grid.size, np.float32)
     forward, bases, starts = _tendons(hand, digits)
-    px_per_mm = _px_per_mm(camera, hand.height) / scale
+    px_per_mm = grid.px_per_mm(hand.height)
     side = np.array([-forward[1], forward[0]])
     thin = max(1, round(1.6 * px_per_mm))
     for index in range(len(bases) - 1):
@@ -910,7 +911,7 @@ def _veins(
         bow = (root + gap) / 2
         bow[:2] += side * (5.0 if index % 2 else -4.0)
         path = np.array([root, bow, gap])
-        seen = _on_grid(path, camera, orientation, offset, scale)
+        seen = grid.points(path)
         cv2.polylines(
             veins, [np.round(seen * 16).astype(np.int32)], False, 1.0, thin, cv2.LINE_AA, 4
         )
@@ -931,21 +932,14 @@ def _arm_in_picture(
     return target, along
 
 
-def _hairs(
-    small: tuple[int, int],
-    hand: Hand,
-    camera: Camera,
-    orientation: board.Orientation,
-    offset: tuple[int, int],
-    scale: int,
-) -> npt.NDArray[np.float32]:
+def _hairs(grid: _ShadingGrid, hand: Hand) -> npt.NDArray[np.float32]:
     """Fine hairs (a gain about 1.0, on the shading grid): short dark streaks lying along the
     arm toward the fingers, dense on the forearm, sparse past the wrist. Drawn from a generator
     of the hand's own (its target), so no other choice of the scene moves."""
-    rows, cols = small
-    px_per_mm = _px_per_mm(camera, hand.height) / scale
-    target, along = _arm_in_picture(hand, camera, orientation)
-    tip = (target - np.array(offset, np.float64)) / scale
+    small = rows, cols = grid.size
+    px_per_mm = grid.px_per_mm(hand.height)
+    target, along = _arm_in_picture(hand, grid.camera, grid.orientation)
+    tip = (target - np.array(grid.offset, np.float64)) / grid.scale
     # the wrist lies about 170 mm behind the fingertips of an open hand
     wrist = tip - along * 170.0 * _size_of(hand) * px_per_mm
     count = int(rows * cols * 0.02)
@@ -968,22 +962,16 @@ def _hairs(
 
 
 def _joints(
-    small: tuple[int, int],
-    digits: list[Part],
-    hand: Hand,
-    camera: Camera,
-    orientation: board.Orientation,
-    offset: tuple[int, int],
-    scale: int,
+    grid: _ShadingGrid, digits: list[Part], hand: Hand
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
     """Knuckle bumps and tendons (pixels of height) and the flush of the joints and fingertips
     (0-1), on the shading grid: each digit's joints and tip as soft round spots, and a ridge
     from the wrist to each finger's knuckle."""
-    bumps = np.zeros(small, np.float32)
-    flush = np.zeros(small, np.float32)
-    px_per_mm = _px_per_mm(camera, hand.height) / scale
+    bumps = np.zeros(grid.size, np.float32)
+    flush = np.zeros(grid.size, np.float32)
+    px_per_mm = grid.px_per_mm(hand.height)
     for centres, radii, _ in digits:
-        points = _on_grid(centres, camera, orientation, offset, scale)
+        points = grid.points(centres)
         last = len(radii) - 1
         for index, (centre, radius) in enumerate(zip(points, radii, strict=True)):
             size = max(1, round(radius * px_per_mm * (0.7 if index else 0.9)))
@@ -995,8 +983,8 @@ def _joints(
     # the tendons on the back of the hand: faint ridges fanning from the wrist to each knuckle
     _, bases, starts = _tendons(hand, digits)
     if len(bases):
-        ends = _on_grid(bases, camera, orientation, offset, scale)
-        begins = _on_grid(starts, camera, orientation, offset, scale)
+        ends = grid.points(bases)
+        begins = grid.points(starts)
         width = max(1, round(2.5 * px_per_mm))
         for a, b in zip(begins, ends, strict=True):
             ridge = 1.6 * px_per_mm
@@ -1064,18 +1052,11 @@ def _mottle(rows: int, cols: int, hand: Hand) -> npt.NDArray[np.float32]:
     return np.asarray(1.0 + SKIN_MOTTLE * _window(rows, cols, hand), np.float32)
 
 
-def _fabric_folds(
-    rows: int,
-    cols: int,
-    hand: Hand,
-    camera: Camera,
-    orientation: board.Orientation,
-    offset: tuple[int, int],
-    scale: int = 1,
-) -> npt.NDArray[np.float32]:
-    """Soft folds across a sleeve (bands across the arm, bent by noise) and a fine weave, on a
-    grid ``scale`` times coarser than the image from ``offset``."""
-    along = _arm_in_picture(hand, camera, orientation)[1]
+def _fabric_folds(grid: _ShadingGrid, hand: Hand) -> npt.NDArray[np.float32]:
+    """Soft folds across a sleeve (bands across the arm, bent by noise) and a fine weave, on
+    the shading grid."""
+    (rows, cols), camera, offset, scale = grid.size, grid.camera, grid.offset, grid.scale
+    along = _arm_in_picture(hand, camera, grid.orientation)[1]
     yy, xx = np.mgrid[0:rows, 0:cols].astype(np.float32) * np.float32(scale)
     position = (xx + offset[0]) * float(along[0]) + (yy + offset[1]) * float(along[1])
     across = (xx + offset[0]) * float(-along[1]) + (yy + offset[1]) * float(along[0])

@@ -575,7 +575,7 @@ def leans_on_nothing(
     ):
         return False
     # a checker a die could lean on is never ruled out by a count that is itself in doubt
-    return not checker_within_reach(die, regions, bar, LEAN_MARGIN, tallest)
+    return not checker_within_reach(die, regions, bar, LEAN_MARGIN)
 
 
 @lru_cache(maxsize=512)
@@ -609,26 +609,20 @@ def checker_within_reach(
     regions: list[checkers.RegionReading],
     bar: Counts,
     margin: float,
-    height: Height,
 ) -> bool:
-    """Whether a checker (on a point, ``height`` of them, or on the bar) lies within ``margin``
-    mm of a die's corners: one it could lean on."""
+    """Whether a checker (on a point, as many as it may hold: :func:`tallest`, or on the bar)
+    lies within ``margin`` mm of a die's corners: one it could lean on."""
     x, y = die.footprint_mm
     reach = dice.HALF_DIAGONAL + margin
     return any(
         math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach
-        for cx, cy, _ in checker_centres(regions, bar, height)
+        for cx, cy, _ in checker_centres(regions, bar, tallest)
     )
 
 
 UNSURE_LINE = 6
 """Checkers a point read unsurely may hold, for a die that may lean on them: as many as fit
 in a line along it."""
-
-
-def counted(region: checkers.RegionReading) -> int:
-    """The most checkers a point was read holding: its count or a close alternative."""
-    return max(abs(n) for n in (region.count, *region.alternatives))
 
 
 def tallest(region: checkers.RegionReading) -> int:
@@ -639,7 +633,7 @@ def tallest(region: checkers.RegionReading) -> int:
     alternatives can all fall short: a cocked die leaning on the checker it did not see was
     then settled flat as surely as its face, and its roll accepted.
     """
-    most = counted(region)
+    most = max(abs(n) for n in (region.count, *region.alternatives))
     if region.confidence < CONFIDENCE_THRESHOLD:
         most = max(most + 1, UNSURE_LINE)
     return most
@@ -668,7 +662,7 @@ def settle_free_dice(
     """
     settled = []
     for die in found:
-        if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN, tallest):
+        if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN):
             # flat only for its colours showing nothing beside it, yet a checker lies there:
             # one the colour of the board beneath it (a black checker on a dark point) shows
             # no colour, and the die may lean on it
