@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
+from companion.cli import EXIT_FAULT, FAULT_REPORTS, main
+from companion.cli import read as read_command
 from companion.journal import Journal, read_journal
 from companion.referee import Phase, Referee
 
@@ -233,6 +234,37 @@ def test_a_real_process_shows_one_line_and_no_traceback(
     assert process.returncode == status
     assert phrase in err
     assert "Traceback" not in err + out
+
+
+def _broken_reader(*args: object, **kwargs: object) -> None:
+    raise ValueError("operands could not be broadcast together")
+
+
+def test_a_fault_in_the_program_is_one_plain_line_and_a_saved_report(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bug is no fault of the player's: one line that says so, the traceback in a file."""
+    monkeypatch.setattr(read_command, "read_frame", _broken_reader)
+    monkeypatch.setenv(FAULT_REPORTS, str(here / "reports"))
+    assert main(["read", "frames/frame_000000.png", *PROFILE]) == EXIT_FAULT
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert "fault in the program" in err and "bug" in err and "operands could not" in err
+    (report,) = (here / "reports").glob("companion-read-fault-*.txt")
+    assert str(report) in err
+    text = report.read_text()
+    assert "command: companion read frames/frame_000000.png --profile profile.json" in text
+    assert "Traceback" in text and "_broken_reader" in text
+
+
+def test_a_fault_is_still_named_when_its_report_cannot_be_saved(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(read_command, "read_frame", _broken_reader)
+    monkeypatch.setenv(FAULT_REPORTS, str(here / "text.png" / "reports"))  # under a file
+    assert main(["read", "frames/frame_000000.png", *PROFILE]) == EXIT_FAULT
+    err = capsys.readouterr().err
+    assert "no report could be saved" in err and "Traceback" not in err
 
 
 def _interrupt_after(process: subprocess.Popen[str], marker: str) -> tuple[str, str]:

@@ -5,16 +5,23 @@ which adds its parser and sets ``func``, and a ``run(args) -> int`` that returns
 Modules are discovered, so adding a command never touches this file.
 
 Exit statuses shared by every command: 0 success, 1 a negative answer (e.g. an illegal play),
-2 bad input (with a message on stderr that says what to fix), 3 a device or file that failed.
+2 bad input (with a message on stderr that says what to fix), 3 a device or file that failed,
+4 a fault in the program itself (a bug): one plain line on stderr, the traceback kept in a
+report file for a bug report, since a player at the table can do nothing with a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
+import tempfile
+import time
+import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 
 from companion import __version__
@@ -25,6 +32,7 @@ EXIT_OK = 0
 EXIT_NEGATIVE = 1
 EXIT_BAD_INPUT = 2
 EXIT_DEVICE = 3
+EXIT_FAULT = 4
 
 
 def _command_modules() -> list[ModuleType]:
@@ -72,13 +80,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader of our output went away (e.g. `companion legal ... | head`): not an error.
         _silence_stdout()
         return EXIT_OK
+    except Exception as error:  # a bug: reported plainly, its traceback kept in a file
+        report = _save_fault_report(args.command, argv, error)
+        where = f"the details are in {report}" if report else "no report could be saved"
+        print(
+            f"companion {args.command}: stopped by a fault in the program "
+            f"({type(error).__name__}: {error}); this is a bug, not a mistake in your input: "
+            f"{where}; please attach it to a bug report",
+            file=sys.stderr,
+        )
+        return EXIT_FAULT
     return status
+
+
+FAULT_REPORTS = "COMPANION_FAULT_REPORTS"
+"""Environment variable naming the folder for fault reports (default: the system's temp)."""
+
+
+def _save_fault_report(
+    command: str, argv: Sequence[str] | None, error: BaseException
+) -> Path | None:
+    """Writes the command line, version and traceback of an unexpected fault to a new file;
+    returns its path, or None when no file could be written (the message still goes out)."""
+    folder = Path(os.environ.get(FAULT_REPORTS) or tempfile.gettempdir())
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    words = list(sys.argv[1:] if argv is None else argv)
+    text = (
+        f"companion {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n"
+        f"command: companion {' '.join(words)}\n\n"
+        + "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    )
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle = tempfile.NamedTemporaryFile(
+            "w",
+            prefix=f"companion-{command}-fault-{stamp}-",
+            suffix=".txt",
+            dir=folder,
+            delete=False,
+            encoding="utf-8",
+        )
+        with handle:
+            handle.write(text)
+        return Path(handle.name)
+    except OSError:
+        return None
 
 
 def _silence_stdout() -> None:
     """Points stdout at /dev/null so that the interpreter's final flush cannot fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -27,7 +27,8 @@ EXAMPLE = """example:
   companion read frame.png --profile calibration/home.json --json
 
 exit status: 0 when the whole board was read, 1 when part of it could not be read (the
-reading names the parts), 2 for bad input, 3 when a file cannot be read."""
+reading names the parts), 2 for bad input, 3 when a file cannot be read, 4 for a fault in
+the program (a bug: one line, and the details saved in a report file)."""
 
 
 class ImageFileError(CompanionError, OSError):
