@@ -84,6 +84,19 @@ class TestRenderedRests:
         assert leaning.value == value and not leaning.flat
         assert reading.dice_valid is not True
 
+    @pytest.mark.parametrize(("value", "tilt"), [(6, 35.0), (4, 45.0)])
+    def test_a_steep_top_s_own_pips_show_it_squashed(self, value: int, tilt: float) -> None:
+        # the face reads as its value on a square model that merely overlaps its squashed
+        # pips; only the pips, found one by one, show the tilt (the six was let stand, the
+        # four left in doubt)
+        reading, truth = read_dice(
+            DieSpec(value, "cocked", "home", tilt=tilt, support="frame"), DieSpec(2)
+        )
+        leaning = seen(reading, truth[0])
+        assert leaning.value == value and not leaning.flat
+        assert leaning.confidence >= reader.CONFIDENCE_THRESHOLD
+        assert reading.dice_valid is False
+
     @pytest.mark.parametrize(("first", "second", "gap"), [(5, 3, 1.0), (4, 1, 3.0)])
     def test_two_flat_dice_side_by_side_are_not_called_cocked(
         self, first: int, second: int, gap: float
@@ -104,6 +117,50 @@ class TestRenderedRests:
         reading, truth = read_dice(DieSpec(1, touching=touching), DieSpec(3))
         assert seen(reading, truth[0]).flat
         assert reading.dice_valid is not False
+
+
+FIVE = frozenset({(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)})
+STEP = 13.0
+SQUARE_MODEL = ((STEP, 0.0), (0.0, STEP))
+
+
+def five_spots(squash: float, turn: float = 0.4, strengths: list[float] | None = None) -> Any:
+    """Spot rows (x, y, strength, polarity, roundness) of a five's pips, its first axis
+    squashed by ``squash``, the face turned by ``turn`` about (48, 48)."""
+    c, s = math.cos(turn), math.sin(turn)
+    rows = []
+    for index, (a, b) in enumerate(sorted(FIVE)):
+        u, v = a * STEP * squash, b * STEP
+        strength = 1.0 if strengths is None else strengths[index]
+        rows.append((48 + u * c - v * s, 48 + u * s + v * c, strength, -1.0, 1.0))
+    return np.array(rows)
+
+
+def turned(axes: Any, turn: float) -> Any:
+    c, s = math.cos(turn), math.sin(turn)
+    return tuple((x * c - y * s, x * s + y * c) for x, y in axes)
+
+
+class TestPipsSquareness:
+    """A face's squashing measured on its own pips, near where its model puts them."""
+
+    @pytest.mark.parametrize("squash", [1.0, 0.85, 0.72])
+    def test_a_square_model_over_squashed_pips_measures_them(self, squash: float) -> None:
+        model = turned(SQUARE_MODEL, 0.4)
+        measured = pips.pips_squareness(FIVE, (48.0, 48.0), model, five_spots(squash))
+        assert measured == pytest.approx(squash, abs=0.01)
+
+    def test_too_few_pips_found_measure_nothing(self) -> None:
+        spots = five_spots(0.8)[:3]
+        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
+
+    def test_a_spot_far_from_every_cell_is_no_pip(self) -> None:
+        spots = five_spots(0.5)  # corner pips half a step in: beyond what is taken for them
+        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
+
+    def test_a_faint_spot_taken_for_a_pip_measures_nothing(self) -> None:
+        spots = five_spots(0.8, strengths=[1.0, 1.0, 0.2, 1.0, 1.0])
+        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
 
 
 class TestOutlineTurn:

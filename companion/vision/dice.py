@@ -371,10 +371,20 @@ def _read_face(
         model.angle,
         model.step,
         model.cells,
-        model.aspect if len(model.cells) >= 4 else 1.0,
+        _aspect(model, every),
         model.axes,
     )
     return face, every
+
+
+def _aspect(model: pips.FaceModel, spots: npt.NDArray[np.float64]) -> float:
+    """How square a face shows (1 square-on): measured on its own pips where four or more are
+    found near its model's cells (``spots``: every pip-like spot of its patch), else its
+    model's. A two's or three's pips lie on one line and cannot show it."""
+    if len(model.cells) < 4:
+        return 1.0
+    measured = pips.pips_squareness(model.cells, model.centre, model.axes, spots)
+    return model.aspect if measured is None else measured
 
 
 def _read_candidate(

@@ -482,6 +482,50 @@ def _squareness(
     return float(stretches[-1] / max(stretches[0], 1e-6))
 
 
+PIP_MATCH = 0.45
+"""Share of a cell step within which a spot is taken for the pip its face's model puts at a
+cell (a steep tilt moves a square model's corner pips up to 0.3 of a step)."""
+
+
+def pips_squareness(
+    cells: frozenset[tuple[int, int]],
+    centre: tuple[float, float],
+    axes: Axes,
+    spots: npt.NDArray[np.float64],
+) -> float | None:
+    """How square the pips of a face read as ``cells`` show (:func:`_squareness`), measured
+    on the spots nearest where its model (``centre``, ``axes``) puts them; None when fewer
+    than four alike are found.
+
+    The model the face's pixels chose may be a square grid that merely overlaps a squashed
+    face's pips: a top tilted 35 degrees and more puts its corner pips beyond what a square
+    grid of spots takes for a cell (:func:`fit_grids`), yet its pips still read as its value.
+    The pips themselves show how squashed it is."""
+    if len(cells) < 4 or len(spots) == 0:
+        return None
+    step = math.sqrt(abs(axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0]))
+    chosen: list[int] = []
+    across: list[float] = []
+    down: list[float] = []
+    for a, b in sorted(cells):
+        x = centre[0] + a * axes[0][0] + b * axes[1][0]
+        y = centre[1] + a * axes[0][1] + b * axes[1][1]
+        apart = np.hypot(spots[:, 0] - x, spots[:, 1] - y)
+        nearest = int(np.argmin(apart))
+        if apart[nearest] > PIP_MATCH * step or nearest in chosen:
+            continue
+        chosen.append(nearest)
+        across.append(float(a))
+        down.append(float(b))
+    if len(chosen) < 4:
+        return None
+    found = spots[chosen]
+    # the pips of one face are alike: a weak spot taken for one is a glint or a rim
+    if np.any(found[:, 2] < PIP_LIKENESS * float(found[:, 2].max())):
+        return None
+    return _squareness(found[:, 0], found[:, 1], np.array(across), np.array(down))
+
+
 def _affine(
     xy: npt.NDArray[np.float64], across: npt.NDArray[np.float64], down: npt.NDArray[np.float64]
 ) -> tuple[tuple[float, float], Axes]:
