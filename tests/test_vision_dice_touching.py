@@ -184,3 +184,40 @@ class TestADieLeaningOnACheckerTheBoardHides:
         die = near[0]
         assert not (die.flat and die.confidence >= SURE), f"a cocked die let stand: {die}"
         assert not reading.readable or reading.dice_valid is False
+
+
+END_SETUP: dict[str, Any] = {
+    "style": "tournament-red",
+    "checker_set": "white-black",
+    "lighting": "even",
+    "k1": 0.0,
+    "tilt": 30.0,
+    "size": (960, 540),
+}
+END_SEED = 104
+
+
+@lru_cache(maxsize=1)
+def end_profile() -> Profile:
+    frame = render(random_scene(END_SEED, OPENING, **END_SETUP))
+    corners: Any = frame.truth["board_corners_px"]
+    return calibrate(frame.image, corners=corners)
+
+
+class TestAtTheEndOfAStack:
+    def test_a_die_beyond_a_stack_s_last_checker_is_no_seam_of_it(self) -> None:
+        # a five 3 mm beyond black's three on point 17: read with the die unmasked, the stack
+        # took it for its fourth checker and the die was dropped as the seam of the two; the
+        # footprint lies clear of the three, and the stack is left in doubt
+        (x, y0, _), (_, y, _) = g.stack_centres(17, 3)[1:3]
+        out = 1.0 if y > y0 else -1.0
+        five = DieSpec(5, pose=flat_pose(5, x, y + out * (18 + 8 + 3), 0.2, 0.0))
+        three = DieSpec(3, pose=flat_pose(3, g.BAR_RIGHT + 100, 220.0, 0.5, 0.0))
+        frame = render(
+            random_scene(END_SEED, OPENING, dice=(five, three), on_roll="white", **END_SETUP)
+        )
+        reading = reader.read_frame(frame.image, end_profile(), "white")
+        truth: Any = frame.truth["dice"]
+        near = [d for d in reading.dice if math.dist(d.center_px, truth[0]["center_px"]) < 20]
+        assert [d.value for d in near] == [5]
+        assert reading.points[16] == -3 or reading.confidence["point 17"] < SURE

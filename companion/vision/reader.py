@@ -429,21 +429,101 @@ def stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -
 
 
 def _stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> Iterator[int]:
-    x, y = die.view_mm
+    for index, checkers_near in _checkers_near(die.view_mm, regions, g.DIE_SIZE * 0.6):
+        if checkers_near:
+            yield index
+
+
+REACH = g.CHECKER_DIAMETER / 2 + 4.0
+"""Distance (mm) from a checker's centre within which a die's place overlaps the checker."""
+
+
+def _checkers_near(
+    xy: tuple[float, float], regions: list[checkers.RegionReading], nearest: float = 0.0
+) -> Iterator[tuple[int, list[int]]]:
+    """For each stack read, its index and which of its checkers (0 the first) have their
+    centres between ``nearest`` and :data:`REACH` from ``xy``."""
+    x, y = xy
     for number, region in enumerate(regions, start=1):
         if region.count == 0:
             continue
-        for cx, cy, _ in _stack_centres(number, abs(region.count)):
-            distance = math.hypot(x - cx, y - cy)
-            if g.DIE_SIZE * 0.6 < distance < g.CHECKER_DIAMETER / 2 + 4.0:
-                yield number - 1
-                break
+        centres = _stack_centres(number, abs(region.count))
+        near = [
+            k
+            for k, (cx, cy, _) in enumerate(centres)
+            if nearest < math.hypot(x - cx, y - cy) < REACH
+        ]
+        yield number - 1, near
 
 
 def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
     """Whether a die could lie where it was seen, given the stacks read around it
     (:func:`stacks_reaching`)."""
     return next(_stacks_reaching(die, regions), None) is None
+
+
+PHANTOM_BODY = 15.0
+"""Radius (mm) of the part of a checker's disc looked at for its body (its rim, and the side
+a tilted camera sees of it, left out)."""
+DIE_BODY = dice.HALF_DIAGONAL + 4.0
+"""Radius (mm) round a die's top and its footprint within which the die, its sides and its
+shadow may show."""
+PHANTOM_SHOWN = 0.35
+"""Share of a checker's body that must lie clear of the die for what shows there to count."""
+PHANTOM_BARE = 0.2
+"""Mean foreground over that share below which the board shows bare: no checker lies there."""
+
+
+def taken_for_the_next_checker(
+    die: dice.FoundDie, regions: list[checkers.RegionReading], maps: PlaneMaps
+) -> bool:
+    """Whether every stack reaching the die reaches it only with its last checker, and that
+    checker's body, beyond the die, shows the bare board: the stack was read a checker long
+    because the die beside its end was taken for its next checker. A seam lies between two
+    checkers of a stack, and the second of them is there to see beyond it."""
+    reaching = [(index, near) for index, near in _checkers_near(die.view_mm, regions) if near]
+    if not reaching:
+        return False
+    scale = maps.scale
+    for index, near in reaching:
+        count = abs(regions[index].count)
+        if near != [count - 1]:
+            return False
+        cx, cy, _ = _stack_centres(index + 1, count)[-1]
+        body = np.zeros(maps.shape, np.uint8)
+        cv2.circle(body, view_pixel(cx, cy, scale), round(PHANTOM_BODY * scale), 1, -1)
+        whole = int(np.count_nonzero(body))
+        for x, y in (die.view_mm, die.footprint_mm):
+            cv2.circle(body, view_pixel(x, y, scale), round(DIE_BODY * scale), 0, -1)
+        shown = body.astype(bool)
+        if np.count_nonzero(shown) < PHANTOM_SHOWN * whole:
+            return False
+        if float(maps.tolerant[shown].mean()) > PHANTOM_BARE:
+            return False
+    return True
+
+
+def footing_clear(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
+    """Whether the die's footprint lies clear of every checker read. Its top, read at a
+    slant, shows in the plane view moved toward the far side of the camera: a die touching a
+    stack's end from there shows over the place of the stack's next checker, where a seam of
+    the stack would, while its footprint, and the die itself, lie beyond it."""
+    return not any(near for _, near in _checkers_near(die.footprint_mm, regions))
+
+
+def stays_beside_stacks(
+    die: dice.FoundDie, regions: list[checkers.RegionReading], maps: PlaneMaps | None
+) -> bool:
+    """Whether a die may lie where it was seen, the stacks read as ``regions``: clear of
+    them, or read plainly (:func:`plainly_a_die`), or its face read surely with its footprint
+    clear of every checker (:func:`footing_clear`), or taken by a stack for its next checker
+    (:func:`taken_for_the_next_checker`)."""
+    return (
+        plainly_a_die(die)
+        or could_rest_there(die, regions)
+        or (die.face_confidence >= dice.SURE_DIE and footing_clear(die, regions))
+        or (maps is not None and taken_for_the_next_checker(die, regions, maps))
+    )
 
 
 def plainly_a_die(die: dice.FoundDie) -> bool:
@@ -492,9 +572,11 @@ def doubt_stacks_under_dice(
 def dice_clear_of_seams(
     found: list[dice.FoundDie],
     read_round: Callable[[list[dice.FoundDie]], list[checkers.RegionReading]],
+    maps: PlaneMaps | None = None,
 ) -> tuple[list[dice.FoundDie], list[checkers.RegionReading]]:
     """The dice that could lie where they were seen, and the points read round them
-    (``read_round``: the points read with the given dice masked out).
+    (``read_round``: the points read with the given dice masked out; ``maps``: the frame's,
+    to look where a stack's last checker would lie, :func:`stays_beside_stacks`).
 
     What looked like a die where two checkers of a stack touch was their seam: the points are
     read again without it. But a stack read with a die masked may go on under the die (a die
@@ -507,20 +589,21 @@ def dice_clear_of_seams(
     one more right point in doubt on development frames and two on the real photographs,
     beside a hinge and a rim read as sixes, and righted none.)
     """
-    lying, regions = _clear_of_seams(found, read_round)
+    lying, regions = _clear_of_seams(found, read_round, maps)
     return lying, doubt_stacks_under_dice(lying, regions)
 
 
 def _clear_of_seams(
     found: list[dice.FoundDie],
     read_round: Callable[[list[dice.FoundDie]], list[checkers.RegionReading]],
+    maps: PlaneMaps | None,
 ) -> tuple[list[dice.FoundDie], list[checkers.RegionReading]]:
     regions = read_round(found)
-    kept = [die for die in found if plainly_a_die(die) or could_rest_there(die, regions)]
+    kept = [die for die in found if stays_beside_stacks(die, regions, maps)]
     if len(kept) == len(found):
         return found, regions
     without = read_round(kept)
-    lying = [die for die in found if die in kept or could_rest_there(die, without)]
+    lying = [die for die in found if die in kept or stays_beside_stacks(die, without, maps)]
     if len(lying) == len(kept):
         return kept, without
     if len(lying) == len(found):
@@ -828,7 +911,7 @@ def read_frame(
         mask = dice.dice_mask(lying, maps)
         return checkers.read_points(maps, mask, hiding, contrast, visible, evidence)
 
-    found_dice, regions = dice_clear_of_seams(found_dice, read_round)
+    found_dice, regions = dice_clear_of_seams(found_dice, read_round, maps)
     bar_white, bar_black = checkers.read_bar(maps)
     # a bar never seen empty (checkers lay on it at calibration) reads empty whatever lies there
     bar_confidence = 0.0 if profile.bar_hidden else min(bar_white.confidence, bar_black.confidence)
