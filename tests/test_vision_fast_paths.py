@@ -1,16 +1,19 @@
 """The vision reader's fast paths give what the plain formulas they replace give, to the bit.
 
 Each speed-up in :mod:`companion.vision.maps`, :mod:`~companion.vision.checkers`,
-:mod:`~companion.vision.dice` and :mod:`~companion.vision.reader` claims that it changes no
-output: maps made strip by strip, the exact foreground made only where it is asked for,
-16-bit component labels, band means summed by hand, vectorised counting. Each test below pins
-one such claim against the straightforward formula written out here, on a real rendered frame
-where the claim is about the view's maps and on drawn arrays where it is about arithmetic.
+:mod:`~companion.vision.dice`, :mod:`~companion.vision.pips` and
+:mod:`~companion.vision.reader` claims that it changes no output: maps made strip by strip,
+the exact foreground made only where it is asked for, 16-bit component labels, band means
+summed by hand, vectorised counting, a die face's patterns scored in fewer, larger steps.
+Each test below pins one such claim against the straightforward formula written out here, on
+a real rendered frame where the claim is about the view's maps and on drawn arrays where it
+is about arithmetic.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -22,9 +25,10 @@ import pytest
 from companion import geometry as g
 from companion.rules.position import Position
 from companion.sim import Checkers, DieSpec, random_scene, render
-from companion.vision import checkers, maps, reader
+from companion.vision import checkers, dice, maps, pips, reader
 from companion.vision.calibrate import calibrate
 from companion.vision.maps import FloatImage, PlaneMaps
+from companion.vision.plane import VIEW_LEFT, VIEW_TOP
 from companion.vision.profile import VIEW_SCALE, Colours
 
 SEED = 5003
@@ -583,3 +587,132 @@ def test_spot_peaks_in_raster_order_equal_find_non_zero() -> None:
     at = np.flatnonzero(np.asarray(peaks).view(np.bool_))
     assert len(at) > 100
     assert np.array_equal(at, expected)
+
+
+# -- claim: pips' face scoring in fewer, larger steps = the plain formulas -----------------
+
+
+def _geometry(rng: np.random.Generator, rows: int) -> npt.NDArray[np.float64]:
+    """Face geometry rows (cx, cy, ux, uy, vx, vy) as explain_face tries them: centres over a
+    96-pixel patch and beyond its edges, axes about a pip step long, turned any way, squashed,
+    and a few nearly degenerate."""
+    step = rng.uniform(6.0, 16.0, rows)
+    turn = rng.uniform(0.0, 2 * math.pi, rows)
+    squash = rng.uniform(0.6, 1.0, rows)
+    geometry = np.column_stack(
+        [
+            rng.uniform(-20.0, 116.0, rows),
+            rng.uniform(-20.0, 116.0, rows),
+            step * np.cos(turn),
+            step * np.sin(turn),
+            -step * squash * np.sin(turn),
+            step * squash * np.cos(turn),
+        ]
+    )
+    geometry[::7, 4:] = geometry[::7, 2:4] * 1e-8  # axes (nearly) along one line
+    geometry[::5, :2] = np.round(geometry[::5, :2])  # whole-pixel centres, as a lone spot's
+    return geometry
+
+
+def _plain_left_over(
+    spots: npt.NDArray[np.float64], geometry: npt.NDArray[np.float64], det: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """pips._left_over as first written: every (row, spot, pattern) judged apart."""
+    if spots.shape[1] == 0:
+        return np.zeros((len(geometry), len(pips.PATTERNS)))
+    det = np.where(np.abs(det) < 1e-6, 1e-6, det)
+    x, y, strength, polarity = spots
+    dx = x[None, :] - geometry[:, 0:1]
+    dy = y[None, :] - geometry[:, 1:2]
+    u = (dx * geometry[:, 5:6] - dy * geometry[:, 4:5]) / det[:, None]
+    v = (dy * geometry[:, 2:3] - dx * geometry[:, 3:4]) / det[:, None]
+    ru, rv = np.round(u), np.round(v)
+    on_cell = (np.hypot(u - ru, v - rv) < 0.45) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
+    cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 9).astype(np.intp)
+    near = np.hypot(u, v) < pips.LEFT_OVER_REACH
+    lit = np.concatenate([np.array([p for _v, p in pips.PATTERNS]).T, np.zeros((1, 9), bool)])
+    explained = lit[cell]
+    strength, polarity = strength[None, :, None], polarity[None, :, None]
+    weakest = np.where(explained, strength, np.inf).min(axis=1, keepdims=True)
+    kind = np.sign(np.where(explained, polarity, 0.0).sum(axis=1, keepdims=True))
+    alike = (polarity == kind) | (kind == 0)
+    stray = near[:, :, None] & ~explained & alike & (strength >= pips.PIP_LIKENESS * weakest)
+    counts: npt.NDArray[np.float64] = stray.sum(axis=1).astype(np.float64)
+    return counts
+
+
+def test_left_over_equals_the_plain_formula() -> None:
+    """Claim: _left_over's pips' kind from one product of polarities (-1, 0 or 1, as
+    find_spots gives them) and its strays from one comparison of booleans count what the
+    plain formula counts, for no spot, one, and many (some on one cell, some far off)."""
+    rng = np.random.default_rng(29)
+    pool = rng.uniform(14.0, 60.0, 6)
+    strengths = np.concatenate([pool, pips.PIP_LIKENESS * pool])
+    for trial in range(60):
+        rows = int(rng.integers(1, 60))
+        geometry = _geometry(rng, rows)
+        det = geometry[:, 2] * geometry[:, 5] - geometry[:, 3] * geometry[:, 4]
+        count = int(rng.integers(0, 25)) if trial else 0
+        spots = np.array(
+            [
+                rng.uniform(-10.0, 106.0, count),
+                rng.uniform(-10.0, 106.0, count),
+                rng.choice(strengths, count),  # some equal, some at the least a pip's
+                rng.integers(-1, 2, count).astype(np.float64),
+            ]
+        )
+        spots[:2, ::3] = geometry[0, :2, None] + rng.integers(-1, 2, (2, len(spots[0, ::3]))) * 13
+        found = pips._left_over(spots, geometry, det)
+        _assert_same_bits(found, _plain_left_over(spots, geometry, det), f"trial {trial}")
+
+
+def test_bare_spread_equals_sorting_every_sample() -> None:
+    """Claim: _bare_spread, sorting only each pattern's own bare samples, picks the value the
+    plain formula picks after sorting every sample with the hidden ones set to -inf (ties
+    and values of either sign included)."""
+    rng = np.random.default_rng(31)
+    patterns, bare, points = len(pips.PATTERNS), len(pips._BARE_UV), pips._FACE_POINTS
+    counts = pips._BARE_COUNTS
+    rank = bare - counts + (counts * pips.BARE_QUANTILE).astype(int)
+    for rows in (1, 2, 9, 16, 54):
+        product = np.round(rng.normal(0.0, 300.0, (rows, 2 * patterns, points)), 0)
+        along = product[:, patterns:, :bare]
+        rivalling = product[:, :patterns, :bare] - np.minimum(along, 0.0) ** 2
+        rivalling[:, ~pips._BARE_CLEAR] = -np.inf
+        rivalling.sort(axis=2)
+        expected = rivalling[:, np.arange(patterns), rank]
+        found = pips._bare_spread(product.reshape(rows, -1))
+        _assert_same_bits(found, expected, f"{rows} rows")
+
+
+def test_face_samples_equal_the_plain_formula() -> None:
+    """Claims: _sample's positions, summed in place, are the plain formula's (centre, plus
+    each axis times its cell, plus a half, truncated, then held to the patch) and so are the
+    colours; _squared_rows of colours laid out channel by channel is _squared's."""
+    rng = np.random.default_rng(37)
+    lab = rng.uniform(0.0, 255.0, (96, 96, 3))
+    for rows in (1, 8, 16, 54):
+        geometry = _geometry(rng, rows)
+        found = pips._sample(lab, geometry)
+        cx, cy, ux, uy, vx, vy = (column[:, None] for column in geometry.T)
+        x = ((cx + ux * pips._FACE_U) + vx * pips._FACE_V + 0.5).astype(np.intp)
+        y = ((cy + uy * pips._FACE_U) + vy * pips._FACE_V + 0.5).astype(np.intp)
+        expected = lab[np.clip(y, 0, 95), np.clip(x, 0, 95)]
+        _assert_same_bits(found, expected, f"{rows} rows")
+        rows_layout = np.ascontiguousarray(found.transpose(0, 2, 1))
+        squared = pips._squared_rows(rows_layout, np.empty(rows_layout[:, 0].shape))
+        _assert_same_bits(squared, pips._squared(found), f"{rows} rows, squared")
+
+
+def test_nothing_is_a_checker_beyond_every_likeness() -> None:
+    """Claim (dice._leans_toward): asked for a checker more alike than any colour can be
+    (``likeness`` infinite: walls and dice only), nothing in the view is one, so the view
+    need not be looked at."""
+    made = _fresh_maps()
+    h, w = made.shape
+    rows, cols = np.mgrid[0:h:3, 0:w:3]
+    points = np.column_stack(
+        [cols.ravel() / made.scale + VIEW_LEFT, rows.ravel() / made.scale + VIEW_TOP]
+    )
+    assert np.any(dice._checker_at(made, points, dice.FAINT_CHECKER))
+    assert not np.any(dice._checker_at(made, points, math.inf))

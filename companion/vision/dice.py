@@ -511,6 +511,8 @@ def _leans_toward(
     ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
     if not ok.any():
         return True  # off the view: nothing is known there
+    if likeness == math.inf:
+        return False  # no colour is that like a checker: the view need not be looked at
     return bool(np.mean(_checker_at(maps, view[ok], likeness)) >= SUPPORT_SHARE)
 
 
@@ -979,7 +981,9 @@ def _checker_at(
     ``likeness``, foreground times likeness to a checker colour)."""
     h, w = maps.shape
     cols, rows = view_pixels(points[:, 0], points[:, 1], maps.scale)
-    xs, ys = np.clip(cols, 0, w - 1), np.clip(rows, 0, h - 1)
+    # (np.clip's checks cost more than the clamping itself on so few points)
+    xs = np.minimum(np.maximum(cols, 0), w - 1)
+    ys = np.minimum(np.maximum(rows, 0), h - 1)
     like: npt.NDArray[np.bool_] = (
         maps.foreground_at(ys, xs) * np.abs(maps.whiteness[ys, xs]) > likeness
     )

@@ -600,17 +600,36 @@ _BARE_CLEAR = np.array(
     ]
 )
 """Per pattern, the face samples clear of its pips: its bare face (empty cells included)."""
-_BARE_HIDDEN = ~_BARE_CLEAR
 _BARE_COUNTS = _BARE_CLEAR.sum(axis=1)
 _BARE_MASKS = _BARE_CLEAR.astype(np.float64)
 _BARE_SHARES = _BARE_COUNTS[:, None].astype(np.float64)
 """Per pattern, how many samples its bare face has (a column, to divide sums by)."""
-_BARE_RANK = (len(_BARE_UV) - _BARE_COUNTS + (_BARE_COUNTS * BARE_QUANTILE).astype(int)).astype(
-    np.intp
-)
-"""Per pattern, where its bare spread's quantile falls among all samples sorted."""
-_BARE_PICK = np.arange(len(PATTERNS)) * len(_BARE_UV) + _BARE_RANK
-"""The same, among all patterns' samples sorted pattern by pattern."""
+
+
+def _clear_layout() -> tuple[
+    npt.NDArray[np.intp], tuple[tuple[int, int, int, int], ...], npt.NDArray[np.intp]
+]:
+    """Where every pattern's bare-face samples lie, gathered: their indices among a pattern
+    row's samples (pattern ``p``'s at ``p * _FACE_POINTS``), patterns of equal counts side by
+    side; each run of those as ``(start, stop, patterns, count)``, to sort each pattern's
+    samples as one block; and where each pattern's spread quantile falls among them once
+    sorted. Only these samples are sorted: the others are hidden by the pattern's pips."""
+    order = sorted(range(len(PATTERNS)), key=lambda p: int(_BARE_COUNTS[p]))
+    index: list[int] = []
+    runs: list[tuple[int, int, int, int]] = []
+    pick = [0] * len(PATTERNS)
+    for p in order:
+        count = int(_BARE_COUNTS[p])
+        if runs and runs[-1][3] == count:
+            start, _stop, members, _count = runs[-1]
+            runs[-1] = (start, len(index) + count, members + 1, count)
+        else:
+            runs.append((len(index), len(index) + count, 1, count))
+        pick[p] = len(index) + int(count * BARE_QUANTILE)
+        index.extend((p * _FACE_POINTS + np.flatnonzero(_BARE_CLEAR[p])).tolist())
+    return np.array(index, dtype=np.intp), tuple(runs), np.array(pick, dtype=np.intp)
+
+
 _LIT = np.array([lit for _value, lit in PATTERNS])
 _LIT_COUNTS = _LIT.sum(axis=1)[:, None]
 """Per pattern, how many pips it shows."""
@@ -632,6 +651,7 @@ _CELL_RINGS = len(_BARE_UV) + np.arange(9) * _PER_CELL
 """Where each cell's ring of samples starts among a face's samples."""
 _PATTERN_ROWS = np.arange(len(PATTERNS))[:, None]
 """Each pattern's index, as a column."""
+_CLEAR_AT, _CLEAR_RUNS, _CLEAR_PICK = _clear_layout()
 _LIT_RINGS = _CELL_RINGS[_LIT_CELL]
 """Where each lit cell's ring of samples starts among a face's samples."""
 _LIT_SHARES = _LIT / _LIT_COUNTS
@@ -650,7 +670,12 @@ def _sample(
     centre, across, down = (
         part[:, :, None] for part in geometry.reshape(-1, 3, 2).transpose(1, 0, 2)
     )
-    at = ((centre + across * _FACE_U) + down * _FACE_V + 0.5).astype(np.intp)  # (G, 2, N)
+    # centre + across * u + down * v + 0.5, summed in that order, in one buffer (G, 2, N)
+    where = across * _FACE_U
+    where += centre
+    where += down * _FACE_V
+    where += 0.5
+    at = where.astype(np.intp)
     np.minimum(np.maximum(at, 0, out=at), [[width - 1], [height - 1]], out=at)
     colours: npt.NDArray[np.float64] = np.take(
         lab.reshape(-1, lab.shape[2]), at[:, 1] * width + at[:, 0], axis=0
@@ -735,18 +760,35 @@ def _left_over(
     near = np.hypot(u, v) < LEFT_OVER_REACH
     # (G, S, P): whether each pattern's pips explain each spot
     explained = _LIT_BY_CELL[cell]
-    strength, polarity = strength[None, :, None], polarity[None, :, None]
-    weakest = np.where(explained, strength, np.inf).min(axis=1, keepdims=True)
-    kind = np.sign(np.where(explained, polarity, 0.0).sum(axis=1, keepdims=True))
-    alike = (polarity == kind) | (kind == 0)
-    stray = near[:, :, None] & ~explained & alike & (strength >= PIP_LIKENESS * weakest)
-    counts: npt.NDArray[np.float64] = stray.sum(axis=1).astype(np.float64)
+    weakest = np.where(explained, strength[:, None], np.inf).min(axis=1)  # (G, P)
+    # the pips' kind: the sign of their polarities' sum (one product: a sum of -1, 0 and 1
+    # is exact in any order)
+    kind = np.sign(np.matmul(polarity, explained))  # (G, P)
+    kind = kind[:, None, :]
+    alike = (polarity[:, None] == kind) | (kind == 0)
+    # near and not explained, in one comparison of booleans
+    stray = np.greater(near[:, :, None], explained)
+    stray &= alike
+    stray &= strength[:, None] >= PIP_LIKENESS * weakest[:, None, :]
+    counts: npt.NDArray[np.float64] = stray.sum(axis=1, dtype=np.float64)
     return counts
 
 
 def _squared(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Squared length of each colour (the last axis, three channels): see :func:`_dot`."""
     return _dot(colours, colours)
+
+
+def _squared_rows(
+    colours: npt.NDArray[np.float64], out: npt.NDArray[np.float64]
+) -> npt.NDArray[np.float64]:
+    """:func:`_squared` of colours laid out channel by channel (the second axis, three rows):
+    the same sums, each row contiguous (much faster than three strided channels)."""
+    first, second, third = colours[:, 0], colours[:, 1], colours[:, 2]
+    np.multiply(first, first, out=out)
+    out += second * second
+    out += third * third
+    return out
 
 
 def _dot(
@@ -760,6 +802,27 @@ def _dot(
         + first[..., 2] * second[..., 2]
     )
     return product
+
+
+def _bare_spread(product: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Per row (a face's :func:`_scores` product, flat) and pattern, the squared rivalling gap
+    of its bare face at :data:`BARE_QUANTILE`: each bare sample's squared distance from the
+    face, less the square of its part along the pips' line when it goes the other way.
+
+    Only each pattern's own bare samples are gathered and sorted (:func:`_clear_layout`),
+    each pattern's apart: the same order statistic as sorting every sample with the hidden
+    ones put first, in half the work."""
+    count = len(product)
+    gap = product.take(_CLEAR_AT, axis=1)
+    away = product.take(_CLEAR_AT + len(PATTERNS) * _FACE_POINTS, axis=1)
+    np.minimum(away, 0.0, out=away)
+    np.multiply(away, away, out=away)
+    np.subtract(gap, away, out=gap)
+    for start, stop, patterns, samples in _CLEAR_RUNS:
+        # (a view: each run's samples are contiguous in every row)
+        gap[:, start:stop].reshape(count, patterns, samples).sort(axis=2)
+    spread: npt.NDArray[np.float64] = gap.take(_CLEAR_PICK, axis=1)
+    return spread
 
 
 def _scores(
@@ -780,7 +843,7 @@ def _scores(
     # per pattern, the bare face: every sample clear of its pips (its empty cells too); and
     # the pips' colour, at their cells' centres
     face = np.matmul(_BARE_MASKS, bare) / _BARE_SHARES  # (G, P, 3)
-    pip = np.matmul(_LIT_SHARES, samples[:, _CELL_RINGS])  # (G, P, 3)
+    pip = np.matmul(_LIT_SHARES, samples.take(_CELL_RINGS, axis=1))  # (G, P, 3)
     # what rivals the pips is measured the pips' way: a difference from the bare face of
     # the pips' own kind (along the colour line from face to pip, or across it) counts
     # fully, one the other way (a glint on a die with dark pips, a shadow on one with light
@@ -800,10 +863,9 @@ def _scores(
     padded = np.empty((count, 5, _FACE_POINTS))
     padded[:, :3] = samples.transpose(0, 2, 1)
     padded[:, 3] = 1.0
-    padded[:, 4] = _squared(samples)
+    _squared_rows(padded[:, :3], out=padded[:, 4])
     product = np.matmul(weights, padded)  # (G, 2 P, B + 9 R)
-    distance = product[:, :patterns]
-    along = product[:, patterns:]
+    distance = product[:, :patterns]  # (then how far along the pips' line: the other half)
     # each cell's colour: the sample round its centre farthest from the bare face (a small,
     # blurred pip a little off the grid still shows fully in one of them)
     ring_d2 = distance[..., len(_BARE_UV) :].reshape(count, patterns, 9, _PER_CELL)
@@ -822,14 +884,8 @@ def _scores(
     deviation = colours - mean.take(_LIT_PATTERN, axis=1)
     unlike = np.sqrt(np.maximum.reduceat(_squared(deviation), _LIT_RUNS, axis=1))
     # the bare face's spread: a high quantile of its rivalling gaps (a stray sample of a
-    # pip's blurred rim aside), over the samples clear of each pattern's pips (the others
-    # sort first)
-    rivalling = np.minimum(along[..., : len(_BARE_UV)], 0.0)
-    np.multiply(rivalling, rivalling, out=rivalling)
-    np.subtract(distance[..., : len(_BARE_UV)], rivalling, out=rivalling)
-    np.copyto(rivalling, -np.inf, where=_BARE_HIDDEN)
-    rivalling.sort(axis=2)
-    bare_gap = np.sqrt(np.maximum(rivalling.reshape(count, -1).take(_BARE_PICK, axis=1), 0.0))
+    # pip's blurred rim aside), over the samples clear of each pattern's pips
+    bare_gap = np.sqrt(np.maximum(_bare_spread(product.reshape(count, -1)), 0.0))
     # each empty cell, the same way
     cell_away = np.minimum(product.take(at_deepest + patterns * _FACE_POINTS), 0.0)
     cell_rival = np.sqrt(np.maximum(cell_d2 - cell_away * cell_away, 0.0)).reshape(count, -1)
