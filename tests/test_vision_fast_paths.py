@@ -28,7 +28,7 @@ from companion.sim import Checkers, DieSpec, random_scene, render
 from companion.vision import checkers, dice, maps, pips, reader
 from companion.vision.calibrate import calibrate
 from companion.vision.maps import FloatImage, PlaneMaps
-from companion.vision.plane import VIEW_LEFT, VIEW_TOP
+from companion.vision.plane import VIEW_HEIGHT, VIEW_LEFT, VIEW_TOP, camera_heights
 from companion.vision.profile import VIEW_SCALE, Colours
 
 SEED = 5003
@@ -716,3 +716,101 @@ def test_nothing_is_a_checker_beyond_every_likeness() -> None:
     )
     assert np.any(dice._checker_at(made, points, dice.FAINT_CHECKER))
     assert not np.any(dice._checker_at(made, points, math.inf))
+
+
+# -- claim: dice's rest evidence in fewer steps = the plain formulas -----------------------
+
+
+def _plain_leans_toward(
+    made: PlaneMaps,
+    to_view: npt.NDArray[np.float64],
+    face_mm: tuple[float, float],
+    angle: float,
+    side: int,
+    shown: float,
+    others: list[dice.FoundDie],
+    out_along: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    likeness: float,
+) -> bool:
+    """dice._leans_toward as first written: one look, its points judged in turn."""
+    (nx, ny), (ax, ay) = dice._turned_sides(angle)[side]
+    beyond, along = out_along
+    out = g.DIE_SIZE / 2 + shown + beyond
+    xs = face_mm[0] + out[:, None] * nx + along[None, :] * ax
+    ys = face_mm[1] + out[:, None] * ny + along[None, :] * ay
+    canonical_xs = made.layout.canonical_xs(xs)
+    walls = (
+        (canonical_xs < 0.0) | (canonical_xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
+        | ((canonical_xs > g.BAR_LEFT) & (canonical_xs < g.BAR_RIGHT))
+    )  # fmt: skip
+    if walls.any():
+        return True
+    for other in others:
+        if np.any(np.hypot(xs - other.centre_mm[0], ys - other.centre_mm[1]) < g.DIE_SIZE / 2):
+            return True
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
+    view = cv2.perspectiveTransform(points, to_view)[0]
+    view[:, 0], view[:, 1] = made.layout.canonical_points(view[:, 0], view[:, 1])
+    cols, rows = (np.round((axis - start) * made.scale).astype(int) for axis, start in (
+        (view[:, 0], VIEW_LEFT), (view[:, 1], VIEW_TOP)))  # fmt: skip
+    h, w = made.shape
+    ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
+    if not ok.any():
+        return True
+    inside = view[ok]
+    cols, rows = cols[ok], rows[ok]
+    xs_px, ys_px = np.clip(cols, 0, w - 1), np.clip(rows, 0, h - 1)
+    like = made.foreground_at(ys_px, xs_px) * np.abs(made.whiteness[ys_px, xs_px]) > likeness
+    assert len(like) == len(inside)
+    return bool(np.mean(like) >= dice.SUPPORT_SHARE)
+
+
+@pytest.mark.parametrize("share", [dice.SUPPORT_SHARE, 0.0, 1.0])
+def test_leaning_equals_each_look_apart(share: float, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Claim: dice._leaning, every look's points made and looked up in the view at once (the
+    exact foreground of points gathered from several looks, the share of each look's), says
+    of each look what the look judged alone says: near walls, the bar, another die, the
+    view's edge and over checkers, with each likeness and reach the dice reader uses (and at
+    the shares where a look's points all or none show a checker: ties at the threshold)."""
+    monkeypatch.setattr(dice, "SUPPORT_SHARE", share)
+    made = _fresh_maps()
+    image, _, profile = _frame_and_args()
+    heights = camera_heights(profile.image_to_plane, (image.shape[1], image.shape[0]))
+    rng = np.random.default_rng(41)
+    reaches = (
+        (dice._SUPPORT_OUT, dice._SUPPORT_ALONG),
+        (dice._SUPPORT_FAR_OUT, dice._SUPPORT_FAR_ALONG),
+    )
+    verdicts = []
+    for trial in range(80):
+        top = float(rng.choice([g.DIE_SIZE, g.DIE_SIZE + dice.CHECKER_THICKNESS]))
+        to_view = heights.to_plane_matrix(VIEW_HEIGHT) @ np.linalg.inv(heights.to_plane_matrix(top))
+        face_mm = (rng.uniform(-20.0, g.PLAY_WIDTH + 20.0), rng.uniform(-20.0, g.PLAY_HEIGHT + 20))
+        angle = float(rng.uniform(0.0, math.pi / 2))
+        reading: Any = None  # (only where the other die lies is looked at)
+        other = dice.FoundDie(reading, (face_mm[0] + 25.0, face_mm[1]), top, (0.0, 0.0))
+        others = [other] if trial % 3 == 0 else []
+        looks = [
+            (int(rng.integers(0, 4)), float(rng.uniform(0.0, 12.0)))
+            for _ in range(int(rng.integers(0, 6)))
+        ]
+        reach = reaches[trial % 2]
+        # (an infinite likeness skips the view: so far as no share is needed, above 0)
+        likeness = (dice.CHECKER_LIKE, dice.FAINT_CHECKER, math.inf if share else 0.0)[trial % 3]
+        found = dice._leaning(made, to_view, face_mm, angle, looks, others, reach, likeness)
+        expected = [
+            _plain_leans_toward(made, to_view, face_mm, angle, side, shown, others, reach, likeness)
+            for side, shown in looks
+        ]
+        assert found == expected, trial
+        verdicts += found
+    assert any(verdicts) and (not all(verdicts) or share == 0.0)
+
+
+def test_median_line_is_the_middle_one_ordered() -> None:
+    """Claim (dice._outline_reach): the median of the lines across an edge is the middle
+    line's value once ordered, as np.median gives it (ties included)."""
+    rng = np.random.default_rng(43)
+    lines = np.round(rng.uniform(0, 255, (4, len(dice._EDGE_ALONG), 33, 3)), 0).astype(np.float32)
+    middle = np.partition(lines, dice._MIDDLE_LINE, axis=1)[:, dice._MIDDLE_LINE]
+    _assert_same_bits(middle, np.median(lines, axis=1), "median")

@@ -486,34 +486,66 @@ def _leans_toward(
     likeness) say where and how faintly a support is looked for; by default just beyond the
     side, over the middle of its edge, a checker plainly seen.
     """
-    (nx, ny), (ax, ay) = _turned_sides(angle)[side]
+    looks = [(side, shown)]
+    return _leaning(maps, to_view, face_mm, angle, looks, others, out_along, likeness)[0]
+
+
+def _leaning(
+    maps: PlaneMaps,
+    to_view: Matrix,
+    face_mm: tuple[float, float],
+    angle: float,
+    looks: list[tuple[int, float]],
+    others: list[FoundDie],
+    out_along: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+    likeness: float = CHECKER_LIKE,
+) -> list[bool]:
+    """:func:`_leans_toward` for each look ``(side, shown)`` at once: every look's points
+    made, moved and looked up in the view in one step each (a look costs little more than
+    a point's arithmetic; each step's per-call cost is paid once)."""
+    if not looks:
+        return []
+    turned = _turned_sides(angle)
     beyond, along = (_SUPPORT_OUT, _SUPPORT_ALONG) if out_along is None else out_along
-    out = g.DIE_SIZE / 2 + shown + beyond
-    xs = face_mm[0] + out[:, None] * nx + along[None, :] * ax
-    ys = face_mm[1] + out[:, None] * ny + along[None, :] * ay
-    # the walls where this board has them: its bar and frame moved onto the canonical ones
+    # each look's outward normal and edge direction, a row per look, as columns to broadcast
+    normal = np.array([turned[side][0] for side, _shown in looks])[:, None, None, :]
+    edge = np.array([turned[side][1] for side, _shown in looks])[:, None, None, :]
+    out = (g.DIE_SIZE / 2 + np.array([shown for _side, shown in looks]))[:, None] + beyond
+    xs = face_mm[0] + out[:, :, None] * normal[..., 0] + along * edge[..., 0]
+    ys = face_mm[1] + out[:, :, None] * normal[..., 1] + along * edge[..., 1]
+    # (look, point): the walls where this board has them, its bar and frame moved onto the
+    # canonical ones; the other dice
+    xs, ys = xs.reshape(len(looks), -1), ys.reshape(len(looks), -1)
     canonical_xs = maps.layout.canonical_xs(xs)
-    walls = (
+    held = (
         (canonical_xs < 0.0) | (canonical_xs > g.PLAY_WIDTH) | (ys < 0.0) | (ys > g.PLAY_HEIGHT)
         | ((canonical_xs > g.BAR_LEFT) & (canonical_xs < g.BAR_RIGHT))
-    )  # fmt: skip
-    if walls.any():
-        return True
+    ).any(axis=1)  # fmt: skip
     for other in others:
-        if np.any(np.hypot(xs - other.centre_mm[0], ys - other.centre_mm[1]) < g.DIE_SIZE / 2):
-            return True
+        held |= (np.hypot(xs - other.centre_mm[0], ys - other.centre_mm[1]) < g.DIE_SIZE / 2).any(
+            axis=1
+        )
     # the points as the plane view shows them (the rays through them, at the view's height)
-    points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None].astype(np.float64)
+    points = np.stack([xs.ravel(), ys.ravel()], axis=1)[None]
     view = cv2.perspectiveTransform(points, to_view)[0]
-    view[:, 0], view[:, 1] = maps.layout.canonical_points(view[:, 0], view[:, 1])
-    cols, rows = view_pixels(view[:, 0], view[:, 1], maps.scale)
+    cols, rows = view_pixels(*maps.layout.canonical_points(view[:, 0], view[:, 1]), maps.scale)
+    cols, rows = cols.reshape(xs.shape), rows.reshape(xs.shape)
     h, w = maps.shape
     ok = (cols >= 0) & (cols < w) & (rows >= 0) & (rows < h)
-    if not ok.any():
-        return True  # off the view: nothing is known there
-    if likeness == math.inf:
-        return False  # no colour is that like a checker: the view need not be looked at
-    return bool(np.mean(_checker_at(maps, view[ok], likeness)) >= SUPPORT_SHARE)
+    # off the view nothing is known: as good as a support
+    leaning = held | ~ok.any(axis=1)
+    looked = np.flatnonzero(~leaning)
+    if likeness == math.inf or len(looked) == 0:
+        # (no colour is that like a checker: no share of the view reaches SUPPORT_SHARE,
+        # above 0, and the view need not be looked at)
+        return [bool(leans) for leans in leaning]
+    seen = ok[looked]
+    like = _checker_pixels(maps, rows[looked][seen], cols[looked][seen], likeness)
+    # each look's share of its points in view showing a checker
+    counts = seen.sum(axis=1)
+    shown_by_look = np.add.reduceat(like, np.cumsum(counts) - counts, dtype=np.float64)
+    leaning[looked] = shown_by_look / counts >= SUPPORT_SHARE
+    return [bool(leans) for leans in leaning]
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,6 +576,18 @@ class _Around:
             self.others if others is None else others, out_along, likeness,
         )  # fmt: skip
 
+    def leaning(
+        self,
+        looks: list[tuple[int, float]],
+        out_along: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]] | None = None,
+        likeness: float = CHECKER_LIKE,
+    ) -> list[bool]:
+        """:func:`_leaning` from this die toward each look ``(side, shown)``."""
+        return _leaning(
+            self.maps, self.to_view, self.face_mm, self.angle, looks, self.others, out_along,
+            likeness,
+        )  # fmt: skip
+
     def top_corners(self) -> list[tuple[float, float]]:
         """The top's four corners on the board's own plane (mm)."""
         x, y = self.face_mm
@@ -564,12 +608,8 @@ def _support_beside(around: _Around, checkers: bool = True) -> bool:
     die lies flat, whatever else lies round it (a shadow, anything not checker-coloured).
     """
     likeness = FAINT_CHECKER if checkers else math.inf
-    return any(
-        around.leans_toward(
-            side, around.predicted[side], None, (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG), likeness
-        )
-        for side in range(4)
-    )
+    looks = [(side, around.predicted[side]) for side in range(4)]
+    return any(around.leaning(looks, (_SUPPORT_FAR_OUT, _SUPPORT_FAR_ALONG), likeness))
 
 
 def _nothing_to_lean_on(around: _Around, heights: CameraHeights, top: float) -> bool:
@@ -713,7 +753,9 @@ def _outline_reach(patch: Image, face: pips.FaceRead) -> tuple[float, float, flo
         lab, at[..., 0].reshape(-1, len(_EDGE_OUT)), at[..., 1].reshape(-1, len(_EDGE_OUT)),
         cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE,
     ).reshape(4, len(_EDGE_ALONG), len(_EDGE_OUT), 3)  # fmt: skip
-    profiles = np.median(lines, axis=1)  # (side, step out, channel)
+    # (side, step out, channel): the median of an odd count of lines is its middle one once
+    # ordered (np.median's own partition, without its checks)
+    profiles = np.partition(lines, _MIDDLE_LINE, axis=1)[:, _MIDDLE_LINE]
     change = np.linalg.norm(profiles - profiles[:, :1], axis=2)
     most = change.max(axis=1)
     if most.min() < EDGE_CONTRAST:
@@ -864,7 +906,9 @@ _EDGE_OUT = np.arange(4.0, 12.01, 0.25)
 """Distances (mm) from a face's centre along which its edge is looked for (the top's edges at
 8 mm, pips no farther than 5.5 mm)."""
 _EDGE_ALONG = np.arange(-4.0, 4.01, 1.0)
-"""Offsets (mm) along an edge of the lines across it."""
+"""Offsets (mm) along an edge of the lines across it (an odd count: see _MIDDLE_LINE)."""
+_MIDDLE_LINE = len(_EDGE_ALONG) // 2
+"""Where the median line falls among an edge's lines ordered."""
 _JUNCTION_RING = _ring(JUNCTION_REACH, 8).T
 """Eight points round a spot, each opposite the one four on (see :func:`_between_checkers`)."""
 
@@ -974,6 +1018,17 @@ def _stands_out(
     return _differs(maps.foreground_in(rows, cols), maps.tolerant[rows, cols]) >= DIE_FOREGROUND
 
 
+def _checker_pixels(
+    maps: PlaneMaps, rows: npt.NDArray[np.int_], cols: npt.NDArray[np.int_], likeness: float
+) -> npt.NDArray[np.bool_]:
+    """Whether each view pixel (``rows``, ``cols``, inside the view) shows a checker (at least
+    ``likeness``, foreground times likeness to a checker colour)."""
+    like: npt.NDArray[np.bool_] = (
+        maps.foreground_at(rows, cols) * np.abs(maps.whiteness[rows, cols]) > likeness
+    )
+    return like
+
+
 def _checker_at(
     maps: PlaneMaps, points: npt.NDArray[np.float64], likeness: float = CHECKER_LIKE
 ) -> npt.NDArray[np.bool_]:
@@ -984,10 +1039,7 @@ def _checker_at(
     # (np.clip's checks cost more than the clamping itself on so few points)
     xs = np.minimum(np.maximum(cols, 0), w - 1)
     ys = np.minimum(np.maximum(rows, 0), h - 1)
-    like: npt.NDArray[np.bool_] = (
-        maps.foreground_at(ys, xs) * np.abs(maps.whiteness[ys, xs]) > likeness
-    )
-    return like
+    return _checker_pixels(maps, ys, xs, likeness)
 
 
 def _between_checkers(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
@@ -1280,11 +1332,10 @@ def _judge_rest(
     if around is not None and (beside or edges is not None):
         # a cocked die shows its raised side over what it leans on: a side's pips count
         # only where something lies beyond them
-        beside = [
-            (side, beyond)
-            for side, beyond in beside
-            if around.leans_toward(side, max(predicted[side], beyond / FARTHEST_PIP_SHARE))
-        ]
+        leaning = around.leaning(
+            [(side, max(predicted[side], beyond / FARTHEST_PIP_SHARE)) for side, beyond in beside]
+        )
+        beside = [spot for spot, leans in zip(beside, leaning, strict=True) if leans]
         if edges is not None and face.value in (2, 3):
             off_centre = _off_centre(edges, around)
         if edges is not None:

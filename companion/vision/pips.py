@@ -355,22 +355,21 @@ def fit_grids(
     every_turn = np.concatenate([np.zeros(1), proposed])
     weight = np.concatenate([np.full(1, 1e-3), votes])
     count = round(math.pi / 2 / TURN_APART)
-    bins = np.round(every_turn / TURN_APART).astype(int) % count
+    bins = np.rint(every_turn / TURN_APART).astype(int) % count
     tally = np.bincount(bins, weights=weight, minlength=count)
     around = np.concatenate([tally[-1:], tally, tally[:1]])  # each bin's neighbours, round
     tally = tally + around[:-2] + around[2:]
-    turns: list[float] = []
+    picked: list[int] = []
     taken: set[int] = set()  # the bins of the turns taken, and their neighbours
     weights = tally.tolist()
     for b in np.argsort(-tally).tolist():
-        if len(turns) >= MAX_TURNS or weights[b] <= 0:
+        if len(picked) >= MAX_TURNS or weights[b] <= 0:
             break
         if b in taken:
             continue  # a turn taken, or its neighbour: the same turn, smeared
         taken.update(((b - 1) % count, b, (b + 1) % count))
-        members = (bins - (b - 1)) % count <= 2  # this bin or a neighbour, round
-        # the strongest pair's own turn round the bin
-        turns.append(float(every_turn[members][np.argmax(weight[members])]))
+        picked.append(b)
+    turns = _strongest_turns(picked, bins, every_turn, weight, count)
     # every centre the close spots name, read as each of the nine cells, under every turn
     # tried, in blocks (one per turn) of one array: each row's pips are judged on its own
     leading = float(strength[close].max())
@@ -403,7 +402,7 @@ def fit_grids(
     rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
     u = (rel[..., 0] * c_row + rel[..., 1] * s_row) / step
     v = (-rel[..., 0] * s_row + rel[..., 1] * c_row) / step
-    ru, rv = np.round(u), np.round(v)
+    ru, rv = np.rint(u), np.rint(v)
     on_grid = (
         (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
     )
@@ -457,6 +456,24 @@ def fit_grids(
             centre, axes = _affine(xy[members], a_cells, b_cells)
         fits.append(GridFit(centre, turn, found, float(ratio[index]), aspect, axes))
     return fits
+
+
+def _strongest_turns(
+    picked: list[int],
+    bins: npt.NDArray[np.int_],
+    turns: npt.NDArray[np.float64],
+    weight: npt.NDArray[np.float64],
+    count: int,
+) -> list[float]:
+    """For each picked bin, the turn of the strongest pair in it or a neighbour (round):
+    every bin at once, each the first of equally strong ones, as ``np.argmax`` over the
+    bin's members alone would pick (the others count as -inf, below every vote)."""
+    if not picked:
+        return []
+    members = (bins[None, :] - (np.array(picked)[:, None] - 1)) % count <= 2  # (bin, pair)
+    strongest = np.where(members, weight[None, :], -np.inf).argmax(axis=1)
+    chosen: list[float] = turns[strongest].tolist()
+    return chosen
 
 
 def _squareness(
@@ -754,7 +771,7 @@ def _left_over(
     dy = y[None, :] - geometry[:, 1:2]
     u = (dx * geometry[:, 5:6] - dy * geometry[:, 4:5]) / det[:, None]
     v = (dy * geometry[:, 2:3] - dx * geometry[:, 3:4]) / det[:, None]
-    ru, rv = np.round(u), np.round(v)
+    ru, rv = np.rint(u), np.rint(v)
     on_cell = (np.hypot(u - ru, v - rv) < 0.45) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
     cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 9).astype(np.intp)  # _GRID order; 9: none
     near = np.hypot(u, v) < LEFT_OVER_REACH
