@@ -686,9 +686,9 @@ def test_bare_spread_equals_sorting_every_sample() -> None:
 
 
 def test_face_samples_equal_the_plain_formula() -> None:
-    """Claims: _sample's positions, summed in place, are the plain formula's (centre, plus
+    """Claim: _sample's positions, summed in place, are the plain formula's (centre, plus
     each axis times its cell, plus a half, truncated, then held to the patch) and so are the
-    colours; _squared_rows of colours laid out channel by channel is _squared's."""
+    colours."""
     rng = np.random.default_rng(37)
     lab = rng.uniform(0.0, 255.0, (96, 96, 3))
     for rows in (1, 8, 16, 54):
@@ -699,9 +699,6 @@ def test_face_samples_equal_the_plain_formula() -> None:
         y = ((cy + uy * pips._FACE_U) + vy * pips._FACE_V + 0.5).astype(np.intp)
         expected = lab[np.clip(y, 0, 95), np.clip(x, 0, 95)]
         _assert_same_bits(found, expected, f"{rows} rows")
-        rows_layout = np.ascontiguousarray(found.transpose(0, 2, 1))
-        squared = pips._squared_rows(rows_layout, np.empty(rows_layout[:, 0].shape))
-        _assert_same_bits(squared, pips._squared(found), f"{rows} rows, squared")
 
 
 def test_nothing_is_a_checker_beyond_every_likeness() -> None:
@@ -814,3 +811,18 @@ def test_median_line_is_the_middle_one_ordered() -> None:
     lines = np.round(rng.uniform(0, 255, (4, len(dice._EDGE_ALONG), 33, 3)), 0).astype(np.float32)
     middle = np.partition(lines, dice._MIDDLE_LINE, axis=1)[:, dice._MIDDLE_LINE]
     _assert_same_bits(middle, np.median(lines, axis=1), "median")
+
+
+def test_turned_rows_equal_each_turn_apart() -> None:
+    """Claim: _moved turns every row's axes every way in one stacked product, each pair of
+    matrices multiplied as alone (the plain formula: one product and one scaling a turn)."""
+    rng = np.random.default_rng(47)
+    for trial in range(300):
+        rows = rng.normal(0.0, 20.0, (int(rng.integers(1, 4)), 6))
+        if trial % 3 == 0:
+            rows[:, 2:] = np.round(rows[:, 2:] * 7) / 7
+        bases = rows[:, 2:].reshape(-1, 2, 2)
+        turned = np.stack([(bases @ turn) * scale for turn, scale in pips._TURNS], axis=1)
+        centres = np.repeat(rows[:, None, :2], len(pips._TURNS), axis=1)
+        expected = np.concatenate([centres, turned.reshape(len(rows), -1, 4)], axis=2)
+        _assert_same_bits(pips._moved(rows, "turn"), expected.reshape(-1, 6), f"trial {trial}")

@@ -669,6 +669,13 @@ _CELL_RINGS = len(_BARE_UV) + np.arange(9) * _PER_CELL
 _PATTERN_ROWS = np.arange(len(PATTERNS))[:, None]
 """Each pattern's index, as a column."""
 _CLEAR_AT, _CLEAR_RUNS, _CLEAR_PICK = _clear_layout()
+_RIVALS = [
+    np.array([p for p, (v, _lit) in enumerate(PATTERNS) if v != value]) for value, _lit in PATTERNS
+]
+"""Per pattern, the patterns of every other value: the rivals its confidence is judged by."""
+_DEEPEST_BASE = _PATTERN_ROWS * _FACE_POINTS + _CELL_RINGS
+"""Where each pattern's cells' rings of samples start in a row of a face's product (the
+distances, its first half): the deepest sample of each lies this far in, and then some."""
 _LIT_RINGS = _CELL_RINGS[_LIT_CELL]
 """Where each lit cell's ring of samples starts among a face's samples."""
 _LIT_SHARES = _LIT / _LIT_COUNTS
@@ -733,6 +740,10 @@ _TURNS = [
 ]
 """Turns (by 4 degrees either way) and scalings (by 6 %) of a face's axes tried, as matrices
 that turn a row of axes, and factors (the unchanged axes are scored already)."""
+_TURN_MATRICES = np.stack([turn for turn, _scale in _TURNS])[None]
+"""The turns' matrices, stacked (1, turn, 2, 2): to turn every row's axes every way in one
+product, each pair of matrices multiplied as one alone is."""
+_TURN_SCALES = np.array([scale for _turn, scale in _TURNS])[None, :, None, None]
 
 
 def _moved(rows: npt.NDArray[np.float64], how: str) -> npt.NDArray[np.float64]:
@@ -746,7 +757,7 @@ def _moved(rows: npt.NDArray[np.float64], how: str) -> npt.NDArray[np.float64]:
         shifted = np.repeat(rows, len(_SHIFTS), axis=0)
         shifted[:, :2] += moves.reshape(-1, 2)
         return shifted
-    turned = np.stack([(bases @ turn) * scale for turn, scale in _TURNS], axis=1)  # (R, 8, 2, 2)
+    turned = np.matmul(bases[:, None], _TURN_MATRICES) * _TURN_SCALES  # (R, 8, 2, 2)
     centres = np.repeat(rows[:, None, :2], len(_TURNS), axis=1)
     return np.concatenate([centres, turned.reshape(len(rows), len(_TURNS), 4)], axis=2).reshape(
         -1, 6
@@ -794,18 +805,6 @@ def _left_over(
 def _squared(colours: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Squared length of each colour (the last axis, three channels): see :func:`_dot`."""
     return _dot(colours, colours)
-
-
-def _squared_rows(
-    colours: npt.NDArray[np.float64], out: npt.NDArray[np.float64]
-) -> npt.NDArray[np.float64]:
-    """:func:`_squared` of colours laid out channel by channel (the second axis, three rows):
-    the same sums, each row contiguous (much faster than three strided channels)."""
-    first, second, third = colours[:, 0], colours[:, 1], colours[:, 2]
-    np.multiply(first, first, out=out)
-    out += second * second
-    out += third * third
-    return out
 
 
 def _dot(
@@ -880,7 +879,7 @@ def _scores(
     padded = np.empty((count, 5, _FACE_POINTS))
     padded[:, :3] = samples.transpose(0, 2, 1)
     padded[:, 3] = 1.0
-    _squared_rows(padded[:, :3], out=padded[:, 4])
+    padded[:, 4] = _squared(samples)
     product = np.matmul(weights, padded)  # (G, 2 P, B + 9 R)
     distance = product[:, :patterns]  # (then how far along the pips' line: the other half)
     # each cell's colour: the sample round its centre farthest from the bare face (a small,
@@ -890,12 +889,12 @@ def _scores(
     # (each deepest sample picked by its flat index: np.take is much faster than fancy indexing)
     rows = np.arange(count)[:, None, None]
     # (the distances are the product's first half: indices into the whole of it)
-    at_deepest = (rows * 2 * patterns + _PATTERN_ROWS) * _FACE_POINTS + _CELL_RINGS + deepest
+    at_deepest = rows * (2 * patterns * _FACE_POINTS) + _DEEPEST_BASE + deepest
     cell_d2 = product.take(at_deepest)  # (G, P, 9)
     by_cell = np.sqrt(np.maximum(cell_d2, 0)).reshape(count, -1)
-    weakest = np.minimum.reduceat(by_cell[:, _LIT_AT], _LIT_RUNS, axis=1)
+    weakest = np.minimum.reduceat(by_cell.take(_LIT_AT, axis=1), _LIT_RUNS, axis=1)
     # the pips alike: each lit cell's colour against their mean
-    at = rows[:, 0] * _FACE_POINTS + _LIT_RINGS + deepest.reshape(count, -1)[:, _LIT_AT]
+    at = rows[:, 0] * _FACE_POINTS + _LIT_RINGS + deepest.reshape(count, -1).take(_LIT_AT, axis=1)
     colours = samples.reshape(-1, 3).take(at, axis=0)  # (G, lit cells, 3)
     mean = np.add.reduceat(colours, _LIT_RUNS, axis=1) / _LIT_COUNTS
     deviation = colours - mean.take(_LIT_PATTERN, axis=1)
@@ -906,7 +905,7 @@ def _scores(
     # each empty cell, the same way
     cell_away = np.minimum(product.take(at_deepest + patterns * _FACE_POINTS), 0.0)
     cell_rival = np.sqrt(np.maximum(cell_d2 - cell_away * cell_away, 0.0)).reshape(count, -1)
-    unlit = np.maximum.reduceat(cell_rival[:, _UNLIT_AT], _UNLIT_RUNS, axis=1)
+    unlit = np.maximum.reduceat(cell_rival.take(_UNLIT_AT, axis=1), _UNLIT_RUNS, axis=1)
     rival = np.maximum(np.maximum(unlit, bare_gap), unlike)
     scores = weakest / np.maximum(rival, FACE_NOISE)
     # a lone pip says nothing of the step: a one is read only near the nominal one
@@ -955,8 +954,7 @@ def explain_face(
         # measured against), each shifted a little, then turned and scaled a little
         for how in ("shift", "turn"):
             top_g, top_p = np.unravel_index(int(np.argmax(ranks)), ranks.shape)
-            rivals = [p for p, (v, _) in enumerate(PATTERNS) if v != PATTERNS[top_p][0]]
-            rival_g = int(np.argmax(ranks[:, rivals].max(axis=1)))
+            rival_g = int(np.argmax(ranks.take(_RIVALS[top_p], axis=1).max(axis=1)))
             picked = [int(top_g)] if rival_g == top_g else [int(top_g), rival_g]
             rows = geometry[np.array(picked, dtype=np.intp)]
             fine = _moved(rows, how)
@@ -966,14 +964,13 @@ def explain_face(
             ranks = np.concatenate([ranks, more[1]])
     best_g, best_p = np.unravel_index(int(np.argmax(ranks)), ranks.shape)
     value = PATTERNS[best_p][0]
-    others = [p for p, (v, _) in enumerate(PATTERNS) if v != value]
     lit = PATTERNS[best_p][1]
     found = frozenset(cell for cell, on in zip(_GRID, lit, strict=True) if on)
     row = geometry[best_g]
     return FaceModel(
         value,
         float(scores[best_g, best_p]),
-        float(ranks[:, others].max()),
+        float(ranks.take(_RIVALS[best_p], axis=1).max()),
         (float(row[0]), float(row[1])),
         ((float(row[2]), float(row[3])), (float(row[4]), float(row[5]))),
         found,
