@@ -826,3 +826,30 @@ def test_turned_rows_equal_each_turn_apart() -> None:
         centres = np.repeat(rows[:, None, :2], len(pips._TURNS), axis=1)
         expected = np.concatenate([centres, turned.reshape(len(rows), -1, 4)], axis=2)
         _assert_same_bits(pips._moved(rows, "turn"), expected.reshape(-1, 6), f"trial {trial}")
+
+
+def test_differs_equals_the_greater_of_both_measures() -> None:
+    """Claim: dice._differs, judging the outline first and making the exact foreground only
+    where the outline is not enough, says what the plain formula (the greater of the mean
+    foreground and the scaled strongest tenth, against DIE_FOREGROUND) says: over windows of
+    every kind (empty ones, at the view's edges), each decided by either measure or neither."""
+    made = _fresh_maps()
+    # and a made-up view where the foreground alone is enough in some windows: a board of
+    # faint outlines, over half of it a foreground the outline does not show
+    rng = np.random.default_rng(53)
+    faint = (made.tolerant * 0.5).astype(np.float32)
+    body = np.where(rng.random(made.shape) < 0.5, made.tolerant, np.float32(0.8))
+    made_up = dataclasses.replace(made, tolerant=faint, exact=body.astype(np.float32))
+    decided_by = []
+    for view, window in [(m, w) for m in (made, made_up) for w in _windows(*made.shape)]:
+        foreground, tolerant = view.foreground_in(*window), view.tolerant[window]
+        mean = tenth = 0.0
+        if foreground.size:
+            edges = tolerant.ravel()
+            tenth = float(np.partition(edges, int(len(edges) * 0.9))[int(len(edges) * 0.9)])
+            tenth *= dice.OUTLINE_SHARE
+            mean = float(foreground.mean())
+        expected = bool(foreground.size) and max(mean, tenth) >= dice.DIE_FOREGROUND
+        assert dice._differs(view, *window) == expected, window
+        decided_by.append((tenth >= dice.DIE_FOREGROUND, mean >= dice.DIE_FOREGROUND))
+    assert {(True, True), (False, True), (False, False)} <= set(decided_by)

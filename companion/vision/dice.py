@@ -1015,7 +1015,7 @@ def _stands_out(
     x0, x1 = view_column(x - half, maps.scale), view_column(x + half, maps.scale)
     y0, y1 = view_row(y - half, maps.scale), view_row(y + half, maps.scale)
     rows, cols = slice(max(y0, 0), y1 + 1), slice(max(x0, 0), x1 + 1)
-    return _differs(maps.foreground_in(rows, cols), maps.tolerant[rows, cols]) >= DIE_FOREGROUND
+    return _differs(maps, rows, cols)
 
 
 def _checker_pixels(
@@ -1067,7 +1067,7 @@ def _differs_from_board(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
     if x1 <= x0 or y1 <= y0:
         return True  # off the view: nothing was learned there to compare with
     window = (slice(y0, y1), slice(x0, x1))
-    if _differs(maps.foreground_in(*window), maps.tolerant[window]) >= DIE_FOREGROUND:
+    if _differs(maps, *window):
         return True
     # a die the colour of the board shows only its pips: the spot itself must be new
     col, row = view_pixel(x, y, maps.scale)
@@ -1075,17 +1075,24 @@ def _differs_from_board(maps: PlaneMaps, xy: tuple[float, float]) -> bool:
     return spot.size > 0 and float(spot.max()) >= PIP_FOREGROUND
 
 
-def _differs(foreground: FloatImage, tolerant: FloatImage) -> float:
-    """How much a die-sized window differs from the empty board: its mean foreground, or,
-    for a die the colour of the board, what its pips and outline show (the strongest tenth
-    of the window, scaled so that a clear outline counts as a die's body would). The outline
-    is judged on the map that forgives the board's own edges a pixel off (a tray's divider
-    or a point's side in a frame a little off the calibration's)."""
-    if foreground.size == 0:
-        return 0.0
+def _differs(maps: PlaneMaps, rows: slice, cols: slice) -> bool:
+    """Whether a die-sized window of the view differs enough from the empty board to hold a
+    die (:data:`DIE_FOREGROUND`): its mean foreground, or, for a die the colour of the board,
+    what its pips and outline show (the strongest tenth of the window, scaled so that a clear
+    outline counts as a die's body would). The outline is judged on the map that forgives the
+    board's own edges a pixel off (a tray's divider or a point's side in a frame a little off
+    the calibration's).
+
+    The outline is judged first: where it is enough, the exact foreground (the costlier map,
+    made where asked for) need not be made (either is enough: the greater of the two is)."""
+    tolerant = maps.tolerant[rows, cols]
+    if tolerant.size == 0:
+        return False
     edges = tolerant.ravel()
     tenth = float(np.partition(edges, int(len(edges) * 0.9))[int(len(edges) * 0.9)])
-    return max(float(foreground.mean()), tenth * OUTLINE_SHARE)
+    if tenth * OUTLINE_SHARE >= DIE_FOREGROUND:
+        return True
+    return float(maps.foreground_in(rows, cols).mean()) >= DIE_FOREGROUND
 
 
 def find_dice(
