@@ -853,3 +853,25 @@ def test_differs_equals_the_greater_of_both_measures() -> None:
         assert dice._differs(view, *window) == expected, window
         decided_by.append((tenth >= dice.DIE_FOREGROUND, mean >= dice.DIE_FOREGROUND))
     assert {(True, True), (False, True), (False, False)} <= set(decided_by)
+
+
+def test_strongest_turns_equal_the_loop() -> None:
+    """Claim: pips._strongest_turns, every picked bin's strongest pair at once (the others at
+    -inf), picks each bin's turn as np.argmax over the bin's members alone does: the first of
+    equally strong pairs, bins round the quarter turn included."""
+    rng = np.random.default_rng(59)
+    count = round(math.pi / 2 / pips.TURN_APART)
+    for trial in range(200):
+        pairs = int(rng.integers(1, 40))
+        turns = rng.uniform(0.0, math.pi / 2, pairs)
+        turns[0] = 0.0
+        weight = rng.choice(rng.uniform(14.0, 60.0, 4), pairs)  # equal votes, often
+        weight[0] = 1e-3
+        bins = np.rint(turns / pips.TURN_APART).astype(int) % count
+        picked = [int(b) for b in rng.permutation(np.unique(bins))[: pips.MAX_TURNS]]
+        expected = []
+        for b in picked:
+            members = (bins - (b - 1)) % count <= 2
+            expected.append(float(turns[members][np.argmax(weight[members])]))
+        assert pips._strongest_turns(picked, bins, turns, weight, count) == expected, trial
+    assert pips._strongest_turns([], bins, turns, weight, count) == []

@@ -46,6 +46,8 @@ _PAIRS = ((1.0, 0.0), (2.0, 0.0), (math.sqrt(2), math.pi / 4), (2 * math.sqrt(2)
 """How far apart (in steps) two pips of a face may lie, and the turn of that line off the
 face's axes: side by side, across the face, diagonal neighbours, corner to corner."""
 _PAIR_RATIOS, _PAIR_OFFSETS = (np.array(column)[:, None] for column in zip(*_PAIRS, strict=True))
+_PAIR_SLACK = 0.14 * _PAIR_RATIOS
+"""How far (in steps) a pair's length may lie from each kind's and still be taken for it."""
 MAX_TURNS = 6
 """At most this many turns of the grid are tried: those the spots' pairs agree on most."""
 CORNER_REACH = 1.6
@@ -348,7 +350,7 @@ def fit_grids(
     angle = np.arctan2(d[:, 1], d[:, 0])
     # each pair as each kind of pair it may be (by its length), kind by kind; and a turn of
     # nought, barely voted for, for a lone spot
-    kinds, matched = np.nonzero(np.abs(length - _PAIR_RATIOS) < 0.14 * _PAIR_RATIOS)
+    kinds, matched = np.nonzero(np.abs(length - _PAIR_RATIOS) < _PAIR_SLACK)
     proposed = (angle[matched] - _PAIR_OFFSETS[kinds, 0]) % (math.pi / 2)
     votes = np.minimum(strength[first[matched]], strength[second[matched]])
     # the turns most pairs of strong spots agree on (a face's pips all propose its own)
@@ -390,7 +392,8 @@ def fit_grids(
     lengths = np.count_nonzero(within, axis=1)
     if not lengths.any():
         return []
-    centres = np.column_stack([named_x[within], named_y[within]])
+    # each named centre's two coordinates apart (contiguous: numpy is slower on strided ones)
+    centre_x, centre_y = named_x[within], named_y[within]
     ends = np.cumsum(lengths).tolist()
     blocks = [  # (turn, first row, end row) of each turn that names a centre within reach
         (turn, end - length, end)
@@ -399,9 +402,11 @@ def fit_grids(
     ]
     c_row = np.repeat(cosines, lengths)[:, None]
     s_row = np.repeat(sines, lengths)[:, None]
-    rel = xy[None, :, :] - centres[:, None, :]  # (M, N, 2)
-    u = (rel[..., 0] * c_row + rel[..., 1] * s_row) / step
-    v = (-rel[..., 0] * s_row + rel[..., 1] * c_row) / step
+    # (M, N): each spot from each centre, then in cells along the turned axes
+    rel_x = xy[:, 0][None, :] - centre_x[:, None]
+    rel_y = xy[:, 1][None, :] - centre_y[:, None]
+    u = (rel_x * c_row + rel_y * s_row) / step
+    v = (-rel_x * s_row + rel_y * c_row) / step
     ru, rv = np.rint(u), np.rint(v)
     on_grid = (
         (np.abs(u - ru) < 0.3) & (np.abs(v - rv) < 0.3) & (np.abs(ru) <= 1) & (np.abs(rv) <= 1)
@@ -413,8 +418,9 @@ def fit_grids(
     # the pips' own kind (darker or lighter); a faint ring of the other kind is no stray
     kind = np.sign(np.where(on_grid, strength[None, :] * polarity[None, :], 0.0).sum(axis=1))
     # all the pips of a face are of one kind
-    on_grid &= (polarity[None, :] == kind[:, None]) | (kind[:, None] == 0)
-    stray = inside & ~on_grid & ((polarity[None, :] == kind[:, None]) | (kind[:, None] == 0))
+    alike = (polarity[None, :] == kind[:, None]) | (kind[:, None] == 0)
+    on_grid &= alike
+    stray = inside & ~on_grid & alike
     weakest = np.where(on_grid, strength[None, :], np.inf).min(axis=1)
     strongest_stray = np.where(stray, strength[None, :], 0.0).max(axis=1)
     ratio = np.minimum(weakest / np.maximum(strongest_stray, 1e-3), 10.0)
@@ -446,7 +452,7 @@ def fit_grids(
         a_cells, b_cells = ru[index][members], rv[index][members]
         found = frozenset((int(a), int(b)) for a, b in zip(a_cells, b_cells, strict=True))
         c, s = math.cos(turn), math.sin(turn)
-        centre = (float(centres[index, 0]), float(centres[index, 1]))
+        centre = (float(centre_x[index]), float(centre_y[index]))
         axes = ((c * step, s * step), (-s * step, c * step))
         aspect = 1.0
         if len(found) >= 4:
