@@ -701,11 +701,11 @@ def _sample(
         part[:, :, None] for part in geometry.reshape(-1, 3, 2).transpose(1, 0, 2)
     )
     # centre + across * u + down * v + 0.5, summed in that order, in one buffer (G, 2, N)
-    where = across * _FACE_U
-    where += centre
-    where += down * _FACE_V
-    where += 0.5
-    at = where.astype(np.intp)
+    position = across * _FACE_U
+    position += centre
+    position += down * _FACE_V
+    position += 0.5
+    at = position.astype(np.intp)
     np.minimum(np.maximum(at, 0, out=at), [[width - 1], [height - 1]], out=at)
     colours: npt.NDArray[np.float64] = np.take(
         lab.reshape(-1, lab.shape[2]), at[:, 1] * width + at[:, 0], axis=0
@@ -750,6 +750,7 @@ _TURN_MATRICES = np.stack([turn for turn, _scale in _TURNS])[None]
 """The turns' matrices, stacked (1, turn, 2, 2): to turn every row's axes every way in one
 product, each pair of matrices multiplied as one alone is."""
 _TURN_SCALES = np.array([scale for _turn, scale in _TURNS])[None, :, None, None]
+"""The turns' scalings, shaped to scale the stacked products."""
 
 
 def _moved(rows: npt.NDArray[np.float64], how: str) -> npt.NDArray[np.float64]:
@@ -793,7 +794,7 @@ def _left_over(
     cell = np.where(on_cell, (rv + 1) * 3 + (ru + 1), 9).astype(np.intp)  # _GRID order; 9: none
     near = np.hypot(u, v) < LEFT_OVER_REACH
     # (G, S, P): whether each pattern's pips explain each spot
-    explained = _LIT_BY_CELL[cell]
+    explained = _LIT_BY_CELL.take(cell, axis=0)
     weakest = np.where(explained, strength[:, None], np.inf).min(axis=1)  # (G, P)
     # the pips' kind: the sign of their polarities' sum (one product: a sum of -1, 0 and 1
     # is exact in any order)
