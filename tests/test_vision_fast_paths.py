@@ -875,3 +875,46 @@ def test_strongest_turns_equal_the_loop() -> None:
             expected.append(float(turns[members][np.argmax(weight[members])]))
         assert pips._strongest_turns(picked, bins, turns, weight, count) == expected, trial
     assert pips._strongest_turns([], bins, turns, weight, count) == []
+
+
+def _plain_side_spots(
+    spots: npt.NDArray[np.float64], face: pips.FaceRead, scale: float
+) -> list[tuple[int, float]]:
+    """dice._side_spots as first written: the strongest spot found again for every spot, the
+    loop over numpy's scalars."""
+    if len(spots) == 0:
+        return []
+    c, s = math.cos(face.angle), math.sin(face.angle)
+    half = g.DIE_SIZE / 2
+    rel = (spots[:, :2] - np.array(face.centre)) / scale
+    u = rel[:, 0] * c + rel[:, 1] * s
+    v = -rel[:, 0] * s + rel[:, 1] * c
+    out = []
+    for x, y, strength in zip(u, v, spots[:, 2], strict=True):
+        if strength < dice.SIDE_PIP_LIKENESS * float(spots[:, 2].max()):
+            continue
+        if abs(x) > half and abs(y) < half * 0.8:
+            out.append((0 if x > 0 else 1, abs(x) - half))
+        elif abs(y) > half and abs(x) < half * 0.8:
+            out.append((2 if y > 0 else 3, abs(y) - half))
+    return [(side, beyond) for side, beyond in out if beyond < g.DIE_SIZE * 0.9]
+
+
+def test_side_spots_equal_the_plain_loop() -> None:
+    """Claim: dice._side_spots, the strongest spot found once and the loop over Python
+    floats, lists the sides and distances the plain loop lists (spots at the likeness
+    threshold, on every side, too far out and level with no side included)."""
+    rng = np.random.default_rng(61)
+    scale = dice.PATCH_PX_PER_MM
+    found_any = False
+    for trial in range(200):
+        count = int(rng.integers(0, 12))
+        strength = rng.choice(np.array([20.0, 30.0, 30.0 * dice.SIDE_PIP_LIKENESS, 50.0]), count)
+        spots = np.column_stack(
+            [rng.uniform(0.0, 96.0, count), rng.uniform(0.0, 96.0, count), strength]
+        )
+        face = pips.FaceRead(3, 1.0, (48.0 + rng.normal(0, 4), 48.0), rng.uniform(0, 1.6), 13.0)
+        found = dice._side_spots(spots, face, scale)
+        assert found == _plain_side_spots(spots, face, scale), trial
+        found_any |= bool(found)
+    assert found_any

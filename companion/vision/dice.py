@@ -450,8 +450,10 @@ def _side_spots(
     u = rel[:, 0] * c + rel[:, 1] * s
     v = -rel[:, 0] * s + rel[:, 1] * c
     out = []
-    for x, y, strength in zip(u, v, spots[:, 2], strict=True):
-        if strength < SIDE_PIP_LIKENESS * float(spots[:, 2].max()):
+    least = SIDE_PIP_LIKENESS * float(spots[:, 2].max())
+    # (as Python floats: the loop is over a few spots, numpy's scalars cost more than that)
+    for x, y, strength in zip(u.tolist(), v.tolist(), spots[:, 2].tolist(), strict=True):
+        if strength < least:
             continue
         if abs(x) > half and abs(y) < half * 0.8:
             out.append((0 if x > 0 else 1, abs(x) - half))
