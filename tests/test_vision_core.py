@@ -262,6 +262,29 @@ class TestStackCounting:
         found, confidence, _ = checkers.count_stack(occupancy, seams)
         assert found == count and confidence > 0.5
 
+    @staticmethod
+    def strips_finding(best: int, worse_by: float) -> np.ndarray:
+        """Synthesis errors (one per hypothesis) of strips that find ``best`` checkers best
+        and every other count ``worse_by`` worse."""
+        counts = checkers._hypotheses()[0]
+        return np.where(counts == best, 0.1, 0.1 + worse_by)
+
+    @pytest.mark.parametrize(("strips_best", "worse_by", "sure"), [
+        (3, 0.05, True),  # the strips agree
+        (2, 0.01, True),  # they prefer another count, but barely
+        (2, 0.05, False),  # they clearly prefer another count: one of the two is fooled
+        (4, 0.05, False),
+    ])  # fmt: skip
+    def test_a_count_the_whole_strips_clearly_disagree_with_is_unsure(
+        self, strips_best: int, worse_by: float, sure: bool
+    ) -> None:
+        occupancy = checkers._expected_occupancy(3, "line")
+        seams = checkers._expected_seams(3, "line")
+        synthesis = self.strips_finding(strips_best, worse_by)
+        found, confidence, _ = checkers.count_stack(occupancy, seams, synthesis)
+        assert found == 3
+        assert (confidence >= 0.5) == sure
+
     def test_a_half_covered_point_is_unsure(self) -> None:
         occupancy = np.full(checkers.AXIS_LENGTH, 0.45)
         _, confidence, _ = checkers.count_stack(occupancy, np.zeros(checkers.AXIS_LENGTH))

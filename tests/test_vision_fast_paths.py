@@ -428,6 +428,9 @@ def _plain_count_stacks(
     columns = [np.flatnonzero(counts == n) for n in range(checkers.MAX_STACK + 1)]
     by_count = np.stack([errors[:, c].min(axis=1) for c in columns], 1)
     order = np.argsort(by_count, axis=1, kind="stable")
+    strips = None
+    if synthesis is not None:
+        strips = np.stack([synthesis[:, c].min(axis=1) for c in columns], 1)
     results = []
     low, high = checkers.UNCLEAR
     for row, ranked in enumerate(order.tolist()):
@@ -439,6 +442,8 @@ def _plain_count_stacks(
         confidence = float(np.clip(margin / 0.06, 0.0, 1.0)) * float(
             np.clip(1.0 - (unclear - 0.1) / 0.2, 0.0, 1.0)
         )
+        if strips is not None and strips[row, count] - strips[row].min() > checkers.STRIPS_DISAGREE:
+            confidence = min(confidence, checkers.DISAGREEING_CONFIDENCE)
         close = tuple(
             n for n in ranked[1:4] if float(by_count[row, n]) - error < checkers.ALTERNATIVE_MARGIN
         )
