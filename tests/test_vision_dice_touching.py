@@ -32,6 +32,8 @@ from companion.vision.calibrate import calibrate
 from companion.vision.profile import Profile
 from companion.vision.reading import DieReading
 from tests.test_vision_board import OPENING
+from tests.test_vision_dice import SEED as DICE_SEED
+from tests.test_vision_dice import SETUP as DICE_SETUP
 
 SEEDS = (5310, 7336)
 STEEP_SEED = 5304
@@ -186,20 +188,14 @@ class TestADieLeaningOnACheckerTheBoardHides:
         assert not reading.readable or reading.dice_valid is False
 
 
-END_SETUP: dict[str, Any] = {
-    "style": "tournament-red",
-    "checker_set": "white-black",
-    "lighting": "even",
-    "k1": 0.0,
-    "tilt": 30.0,
-    "size": (960, 540),
-}
-END_SEED = 104
+END_SETUP: dict[str, Any] = {**DICE_SETUP, "tilt": 30.0}
+"""The dice tests' setup, from a camera tilted steeply enough that a die's top shows well
+off its footprint."""
 
 
 @lru_cache(maxsize=1)
 def end_profile() -> Profile:
-    frame = render(random_scene(END_SEED, OPENING, **END_SETUP))
+    frame = render(random_scene(DICE_SEED, OPENING, **END_SETUP))
     corners: Any = frame.truth["board_corners_px"]
     return calibrate(frame.image, corners=corners)
 
@@ -214,7 +210,7 @@ class TestAtTheEndOfAStack:
         five = DieSpec(5, pose=flat_pose(5, x, y + out * (18 + 8 + 3), 0.2, 0.0))
         three = DieSpec(3, pose=flat_pose(3, g.BAR_RIGHT + 100, 220.0, 0.5, 0.0))
         frame = render(
-            random_scene(END_SEED, OPENING, dice=(five, three), on_roll="white", **END_SETUP)
+            random_scene(DICE_SEED, OPENING, dice=(five, three), on_roll="white", **END_SETUP)
         )
         reading = reader.read_frame(frame.image, end_profile(), "white")
         truth: Any = frame.truth["dice"]
