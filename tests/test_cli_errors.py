@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion import cli
 from companion.cli import EXIT_FAULT, FAULT_REPORTS, main
 from companion.cli import read as read_command
 from companion.journal import Journal, read_journal
@@ -265,6 +266,62 @@ def test_a_fault_is_still_named_when_its_report_cannot_be_saved(
     assert main(["read", "frames/frame_000000.png", *PROFILE]) == EXIT_FAULT
     err = capsys.readouterr().err
     assert "no report could be saved" in err and "Traceback" not in err
+
+
+class _Unprintable(Exception):
+    def __str__(self) -> str:
+        raise RuntimeError("no message for you")
+
+
+@pytest.mark.parametrize(
+    ("fault", "shown"),
+    [
+        (_Unprintable(), "_Unprintable: <no message>"),
+        (ValueError("first line\nsecond line\nthird"), "ValueError: first line)"),
+    ],
+)
+def test_a_fault_with_an_awkward_message_still_makes_one_line(
+    here: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    fault: Exception,
+    shown: str,
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise fault
+
+    monkeypatch.setattr(read_command, "read_frame", broken)
+    monkeypatch.setenv(FAULT_REPORTS, str(here / "reports"))
+    assert main(["read", "frames/frame_000000.png", *PROFILE]) == EXIT_FAULT
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and shown in err and "Traceback" not in err
+
+
+def test_a_fault_s_report_keeps_a_file_name_that_is_not_utf8(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Linux hands such names over as surrogate escapes, which UTF-8 cannot write as they are
+    def broken(args: object) -> int:
+        raise ValueError("operands could not be broadcast together")
+
+    monkeypatch.setattr(read_command, "run", broken)
+    monkeypatch.setenv(FAULT_REPORTS, str(here / "odd-reports"))
+    assert main(["read", "fr\udcffame.png", *PROFILE]) == EXIT_FAULT
+    (report,) = (here / "odd-reports").glob("companion-read-fault-*.txt")
+    assert "fr\\udcffame.png" in report.read_text() and str(report) in capsys.readouterr().err
+
+
+def test_a_fault_before_any_command_runs_is_reported_plainly(
+    here: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken() -> list[object]:
+        raise ImportError("cannot import name 'x' from 'companion.sim'")
+
+    monkeypatch.setattr(cli, "_command_modules", broken)
+    monkeypatch.setenv(FAULT_REPORTS, str(here / "reports"))
+    assert main(["read", "frames/frame_000000.png", *PROFILE]) == EXIT_FAULT
+    err = capsys.readouterr().err
+    assert err.startswith("companion: stopped by a fault") and "Traceback" not in err
 
 
 def _interrupt_after(process: subprocess.Popen[str], marker: str) -> tuple[str, str]:

@@ -141,26 +141,38 @@ def turned(axes: Any, turn: float) -> Any:
     return tuple((x * c - y * s, x * s + y * c) for x, y in axes)
 
 
+def five_model(turn: float = 0.4) -> pips.FaceModel:
+    """A five's model: a square grid of ``STEP`` turned by ``turn`` about (48, 48)."""
+    return pips.FaceModel(5, 5.0, 0.0, (48.0, 48.0), turned(SQUARE_MODEL, turn), FIVE)
+
+
 class TestPipsSquareness:
     """A face's squashing measured on its own pips, near where its model puts them."""
 
     @pytest.mark.parametrize("squash", [1.0, 0.85, 0.72])
     def test_a_square_model_over_squashed_pips_measures_them(self, squash: float) -> None:
-        model = turned(SQUARE_MODEL, 0.4)
-        measured = pips.pips_squareness(FIVE, (48.0, 48.0), model, five_spots(squash))
+        measured = pips.pips_squareness(five_model(), five_spots(squash))
         assert measured == pytest.approx(squash, abs=0.01)
 
     def test_too_few_pips_found_measure_nothing(self) -> None:
-        spots = five_spots(0.8)[:3]
-        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
+        assert pips.pips_squareness(five_model(), five_spots(0.8)[:3]) is None
+        assert pips.pips_squareness(five_model(), np.zeros((0, 5))) is None
 
     def test_a_spot_far_from_every_cell_is_no_pip(self) -> None:
-        spots = five_spots(0.5)  # corner pips half a step in: beyond what is taken for them
-        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
+        # corner pips half a step in: beyond what is taken for them
+        assert pips.pips_squareness(five_model(), five_spots(0.5)) is None
+
+    def test_a_spot_counts_for_one_cell_only(self) -> None:
+        # a six's model squashed down its columns: a spot between two cells lies near both
+        six = frozenset({(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)})
+        model = pips.FaceModel(6, 5.0, 0.0, (48.0, 48.0), ((STEP, 0.0), (0.0, 0.7 * STEP)), six)
+        between = [(48 - STEP, 48 - 0.35 * STEP), (48 + STEP, 48 - 0.35 * STEP)]
+        spots = np.array([(x, y, 1.0, -1.0, 1.0) for x, y in [*between, (61.0, 48 + 9.1)]])
+        assert pips.pips_squareness(model, spots) is None  # three pips, not five
 
     def test_a_faint_spot_taken_for_a_pip_measures_nothing(self) -> None:
         spots = five_spots(0.8, strengths=[1.0, 1.0, 0.2, 1.0, 1.0])
-        assert pips.pips_squareness(FIVE, (48.0, 48.0), turned(SQUARE_MODEL, 0.4), spots) is None
+        assert pips.pips_squareness(five_model(), spots) is None
 
 
 class TestOutlineTurn:

@@ -411,7 +411,9 @@ def _plain_count_stacks(
     occupancy: Any, seams: Any, synthesis: Any
 ) -> list[tuple[int, float, tuple[int, ...]]]:
     """count_stacks as written before: every style of a count searched, np.mean and
-    np.clip throughout."""
+    np.clip throughout. It holds the rule of strips that disagree (STRIPS_DISAGREE) as
+    count_stacks does, so this only proves the vectorised form faithful; the rule itself is
+    tested in tests/test_vision_core.py."""
     counts, expected, wanted = checkers._hypotheses()
     errors = checkers.OCCUPANCY_WEIGHT * np.mean(
         np.abs(occupancy[:, None, :] - expected[None]), axis=2

@@ -368,7 +368,6 @@ class TestWhereADieMayRest:
             assert 3 in points[3].alternatives  # the die taken for the stack's last checker
 
     @staticmethod
-    @staticmethod
     def beyond_the_end(
         number: int,
         count: int,
@@ -421,10 +420,18 @@ class TestWhereADieMayRest:
         assert reader.taken_for_the_next_checker(die, four, self.board(bare=True))
         assert not reader.taken_for_the_next_checker(die, four, self.board(bare=False))
         read_round, _ = self.reads(4, 4, die)
-        lying, _ = reader.dice_clear_of_seams([die], read_round, self.board(bare=True))
+        lying, points = reader.dice_clear_of_seams([die], read_round, self.board(bare=True))
         assert lying == [die]
+        assert points[3].confidence < 0.5 and 3 in points[3].alternatives
         lying, _ = reader.dice_clear_of_seams([die], read_round, self.board(bare=False))
         assert lying == []
+
+    def test_a_die_on_the_place_a_stack_read_is_no_checker_taken_for_it(self) -> None:
+        # seen within the reach of a die lying on that checker, the die's rest there is
+        # for the rules of dice on checkers; and no stack would be doubted for it
+        die = self.beyond_the_end(4, 3, top_shift=0.0, face=0.8, foot_out=30.0)
+        four = [*empty_points()[:3], region(4), *empty_points()[4:]]
+        assert not reader.taken_for_the_next_checker(die, four, self.board(bare=True))
 
     def test_a_seam_between_two_checkers_seen_is_no_die_however_bare_the_board(self) -> None:
         ghost = self.at_the_seam(4, 3)

@@ -62,12 +62,22 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the exit status instead of raising."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    keep_freed_buffers()
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
+    command = ""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        command = args.command or ""
+        keep_freed_buffers()
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return EXIT_BAD_INPUT
+        return _run(args)
+    except Exception as error:  # a bug: reported plainly, its traceback kept in a file
+        return _report_fault(command, argv, error)
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Runs the command, turning what a player can act on into a message and a status."""
     try:
         status: int = args.func(args)
     except CompanionError as error:
@@ -80,50 +90,72 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader of our output went away (e.g. `companion legal ... | head`): not an error.
         _silence_stdout()
         return EXIT_OK
-    except Exception as error:  # a bug: reported plainly, its traceback kept in a file
-        report = _save_fault_report(args.command, argv, error)
-        where = f"the details are in {report}" if report else "no report could be saved"
-        print(
-            f"companion {args.command}: stopped by a fault in the program "
-            f"({type(error).__name__}: {error}); this is a bug, not a mistake in your input: "
-            f"{where}; please attach it to a bug report",
-            file=sys.stderr,
-        )
-        return EXIT_FAULT
     return status
 
 
 FAULT_REPORTS = "COMPANION_FAULT_REPORTS"
 """Environment variable naming the folder for fault reports (default: the system's temp)."""
+FAULT_SUMMARY = 200
+"""Characters of the fault's own message kept in the one line a player sees."""
+
+
+def _report_fault(command: str, argv: Sequence[str] | None, error: Exception) -> int:
+    """One plain line for the player, the details in a report file; never raises, whatever
+    the fault (a message that cannot be printed, a full disk, stderr gone)."""
+    report = _save_fault_report(command, argv, error)
+    where = f"the details are in {report}" if report else "no report could be saved"
+    try:
+        text = str(error)
+    except Exception:  # a message that cannot be made is no reason to fail here
+        text = "<no message>"
+    lines = text.strip().splitlines()
+    summary = lines[0][:FAULT_SUMMARY] if lines else ""
+    name = f"companion {command}" if command else "companion"
+    try:
+        print(
+            f"{name}: stopped by a fault in the program ({type(error).__name__}: {summary}); "
+            f"this is a bug, not a mistake in your input: {where}; please attach it to a bug "
+            "report",
+            file=sys.stderr,
+        )
+    except (OSError, ValueError):
+        pass  # stderr is gone: the report, if any, holds it all
+    return EXIT_FAULT
 
 
 def _save_fault_report(
     command: str, argv: Sequence[str] | None, error: BaseException
 ) -> Path | None:
     """Writes the command line, version and traceback of an unexpected fault to a new file;
-    returns its path, or None when no file could be written (the message still goes out)."""
-    folder = Path(os.environ.get(FAULT_REPORTS) or tempfile.gettempdir())
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    words = list(sys.argv[1:] if argv is None else argv)
-    text = (
-        f"companion {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n"
-        f"command: companion {' '.join(words)}\n\n"
-        + "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    )
+    returns its path, or None when no file could be written (the message still goes out).
+    Never raises: a half-written report is removed."""
+    written: Path | None = None
     try:
+        folder = Path(os.environ.get(FAULT_REPORTS) or tempfile.gettempdir())
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        words = list(sys.argv[1:] if argv is None else argv)
+        text = (
+            f"companion {__version__}, Python {sys.version.split()[0]}, {sys.platform}\n"
+            f"command: companion {' '.join(words)}\n\n"
+            + "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        )
         folder.mkdir(parents=True, exist_ok=True)
         handle = tempfile.NamedTemporaryFile(
             "w",
-            prefix=f"companion-{command}-fault-{stamp}-",
+            prefix=f"companion-{command or 'main'}-fault-{stamp}-",
             suffix=".txt",
             dir=folder,
             delete=False,
             encoding="utf-8",
+            errors="backslashreplace",  # file names that are not UTF-8 stay readable
         )
+        written = Path(handle.name)
         with handle:
             handle.write(text)
-        return Path(handle.name)
-    except OSError:
+        return written
+    except Exception:
+        if written is not None:
+            written.unlink(missing_ok=True)
         return None
 
 

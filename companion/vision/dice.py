@@ -383,7 +383,7 @@ def _aspect(model: pips.FaceModel, spots: npt.NDArray[np.float64]) -> float:
     model's. A two's or three's pips lie on one line and cannot show it."""
     if len(model.cells) < 4:
         return 1.0
-    measured = pips.pips_squareness(model.cells, model.centre, model.axes, spots)
+    measured = pips.pips_squareness(model, spots)
     return model.aspect if measured is None else measured
 
 

@@ -507,36 +507,30 @@ def _squareness(
 
 PIP_MATCH = 0.45
 """Share of a cell step within which a spot is taken for the pip its face's model puts at a
-cell (a steep tilt moves a square model's corner pips up to 0.3 of a step)."""
+cell (a steep tilt moves a square model's corner pips up to 0.3 of a step from it)."""
 
 
-def pips_squareness(
-    cells: frozenset[tuple[int, int]],
-    centre: tuple[float, float],
-    axes: Axes,
-    spots: npt.NDArray[np.float64],
-) -> float | None:
-    """How square the pips of a face read as ``cells`` show (:func:`_squareness`), measured
-    on the spots nearest where its model (``centre``, ``axes``) puts them; None when fewer
-    than four alike are found.
+def pips_squareness(model: FaceModel, spots: npt.NDArray[np.float64]) -> float | None:
+    """How square a face's pips show (:func:`_squareness`), measured on the spots nearest
+    where its ``model`` puts a pip; None when fewer than four alike are found.
 
-    The model the face's pixels chose may be a square grid that merely overlaps a squashed
-    face's pips: a top tilted 35 degrees and more puts its corner pips beyond what a square
-    grid of spots takes for a cell (:func:`fit_grids`), yet its pips still read as its value.
-    The pips themselves show how squashed it is."""
-    if len(cells) < 4 or len(spots) == 0:
+    The model the face's pixels chose (:func:`explain_face`) may be a square grid that merely
+    overlaps a squashed face's pips, its aspect exactly 1: on development frames nearly a
+    quarter of the cocked fours, fives and sixes read right were read on such a model, tilted
+    11 to 43 degrees. Their pips, found one by one, show how squashed the face is."""
+    if len(model.cells) < 4 or len(spots) == 0:
         return None
-    step = math.sqrt(abs(axes[0][0] * axes[1][1] - axes[0][1] * axes[1][0]))
+    (ux, uy), (vx, vy) = model.axes
     chosen: list[int] = []
     across: list[float] = []
     down: list[float] = []
-    for a, b in sorted(cells):
-        x = centre[0] + a * axes[0][0] + b * axes[1][0]
-        y = centre[1] + a * axes[0][1] + b * axes[1][1]
+    for a, b in sorted(model.cells):
+        x = model.centre[0] + a * ux + b * vx
+        y = model.centre[1] + a * uy + b * vy
         apart = np.hypot(spots[:, 0] - x, spots[:, 1] - y)
         nearest = int(np.argmin(apart))
-        if apart[nearest] > PIP_MATCH * step or nearest in chosen:
-            continue
+        if apart[nearest] > PIP_MATCH * model.step or nearest in chosen:
+            continue  # no pip there, or the one a squashed model's neighbour took already
         chosen.append(nearest)
         across.append(float(a))
         down.append(float(b))

@@ -428,21 +428,27 @@ def stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -
     return list(_stacks_reaching(die, regions))
 
 
+ON_A_CHECKER = g.DIE_SIZE * 0.6
+"""Distance (mm) from a checker's centre within which a die lies on the checker, not beside
+it."""
+
+
 def _stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> Iterator[int]:
-    for index, checkers_near in _checkers_near(die.view_mm, regions, g.DIE_SIZE * 0.6):
+    for index, checkers_near in _checkers_near(die.view_mm, regions, ON_A_CHECKER):
         if checkers_near:
             yield index
 
 
-REACH = g.CHECKER_DIAMETER / 2 + 4.0
+CHECKER_REACH = g.CHECKER_DIAMETER / 2 + 4.0
 """Distance (mm) from a checker's centre within which a die's place overlaps the checker."""
 
 
 def _checkers_near(
-    xy: tuple[float, float], regions: list[checkers.RegionReading], nearest: float = 0.0
+    xy: tuple[float, float], regions: list[checkers.RegionReading], nearest: float = -1.0
 ) -> Iterator[tuple[int, list[int]]]:
-    """For each stack read, its index and which of its checkers (0 the first) have their
-    centres between ``nearest`` and :data:`REACH` from ``xy``."""
+    """For each stack read on the points, its index and which of its checkers (0 the first)
+    have their centres farther than ``nearest`` (by default any) and within
+    :data:`CHECKER_REACH` from ``xy``."""
     x, y = xy
     for number, region in enumerate(regions, start=1):
         if region.count == 0:
@@ -451,7 +457,7 @@ def _checkers_near(
         near = [
             k
             for k, (cx, cy, _) in enumerate(centres)
-            if nearest < math.hypot(x - cx, y - cy) < REACH
+            if nearest < math.hypot(x - cx, y - cy) < CHECKER_REACH
         ]
         yield number - 1, near
 
@@ -481,7 +487,10 @@ def taken_for_the_next_checker(
     checker's body, beyond the die, shows the bare board: the stack was read a checker long
     because the die beside its end was taken for its next checker. A seam lies between two
     checkers of a stack, and the second of them is there to see beyond it."""
-    reaching = [(index, near) for index, near in _checkers_near(die.view_mm, regions) if near]
+    # (the same reach as the stacks a die keeps in doubt: :func:`doubt_stacks_under_dice`)
+    reaching = [
+        (index, near) for index, near in _checkers_near(die.view_mm, regions, ON_A_CHECKER) if near
+    ]
     if not reaching:
         return False
     scale = maps.scale
@@ -504,10 +513,10 @@ def taken_for_the_next_checker(
 
 
 def footing_clear(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
-    """Whether the die's footprint lies clear of every checker read. Its top, read at a
-    slant, shows in the plane view moved toward the far side of the camera: a die touching a
-    stack's end from there shows over the place of the stack's next checker, where a seam of
-    the stack would, while its footprint, and the die itself, lie beyond it."""
+    """Whether the die's footprint lies clear of every checker read on the points. Its top,
+    read at a slant, shows in the plane view moved toward the far side of the camera: a die
+    touching a stack's end from there shows over the place of the stack's next checker,
+    where a seam of the stack would, while its footprint, and the die itself, lie beyond."""
     return not any(near for _, near in _checkers_near(die.footprint_mm, regions))
 
 
