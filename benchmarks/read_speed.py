@@ -31,6 +31,11 @@ checks (points 3.1 -> 2.1). Where the warm read's time goes now: dice 13.9 (spot
 reading about 3.5 a candidate, how each rests about 1 a die), plane maps 5.5, warp and
 L*a*b* 4.1, board motion 3.0, points 2.1, point evidence 1.6, unexplained 1.1; the warp, the
 colour conversion and the motion fit are single OpenCV calls.
+Session 11, on a machine about a third slower (every stage, the single OpenCV calls too):
+session 10's code 67.2 / 44.7, this session's 64.4 / 42.6, readings of the speed work identical
+on 390 development frames (a face's bare spread sorted per pattern, a die's four sides looked
+at in one lookup, the exact foreground of a window made only where the outline does not
+decide, grid fits on contiguous arrays): dice 18.7 -> 16.9 warm.
 """
 
 from __future__ import annotations

@@ -82,6 +82,16 @@ The same seeds with --photo: confident but wrong 0.0%, readable 10.8% (all exact
 wrong 33 of 8,095, die values 93.6%, cocked caught 75.2%, flat called cocked 7.3% (surely:
 0.0% / 0.1%), board found 94% (6% wrong). Boards with strips and of other proportions as in
 session 9.
+Session 11 (the same frames): confident but wrong 0.2% (seed 900449: its cocked die, caught
+surely now, had kept it unreadable; the roll is judged right, but two points are read surely
+wrong and cancel in the total of fifteen), readable 12.8% (63 of 64 exact); sure points wrong
+20 of 8,208 (a count the strips clearly disagree with is unsure); die values 93.8% (95.5% in
+view); cocked caught 80.8% (a steep top measured on its own pips), flat called cocked 7.2%
+(surely: 0.0% / 0.0%); board found 95% (4% wrong); read median 44.7 ms on a slower machine.
+With --photo: readable 11.4%, the same frame confidently wrong, sure points wrong 24 of 8,079,
+die values 93.7%, cocked caught 79.2%, flat called cocked 7.3% (surely 0.0% / 0.1%). Boards of
+other proportions: 20 readable, all exact, 2 of 2,147 sure points wrong; with strips: 19, all
+exact, 8 of 2,173.
 """
 
 from __future__ import annotations
