@@ -418,25 +418,24 @@ def tray_smear(image_to_plane: Matrix, size: tuple[int, int]) -> dict[str, float
     return smear
 
 
-def stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> list[int]:
-    """The points (indices) whose stacks, as read, reach across where a die was seen.
-
-    A die rests on the board clear of the checkers, or on top of one checker near its middle;
-    it cannot lie flat across the place where two checkers of a stack touch, which is exactly
-    where a pip-like gap shows between them.
-    """
-    return list(_stacks_reaching(die, regions))
-
-
 ON_A_CHECKER = g.DIE_SIZE * 0.6
 """Distance (mm) from a checker's centre within which a die lies on the checker, not beside
 it."""
 
 
-def _stacks_reaching(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> Iterator[int]:
-    for index, checkers_near in _checkers_near(die.view_mm, regions, ON_A_CHECKER):
-        if checkers_near:
-            yield index
+def stacks_reaching(
+    die: dice.FoundDie, regions: list[checkers.RegionReading]
+) -> Iterator[tuple[int, list[int]]]:
+    """The points (indices) whose stacks, as read, reach across where a die was seen, each
+    with the checkers (0 the first) that do.
+
+    A die rests on the board clear of the checkers, or on top of one checker near its middle;
+    it cannot lie flat across the place where two checkers of a stack touch, which is exactly
+    where a pip-like gap shows between them.
+    """
+    for index, near in _checkers_near(die.view_mm, regions, ON_A_CHECKER):
+        if near:
+            yield index, near
 
 
 CHECKER_REACH = g.CHECKER_DIAMETER / 2 + 4.0
@@ -465,7 +464,7 @@ def _checkers_near(
 def could_rest_there(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
     """Whether a die could lie where it was seen, given the stacks read around it
     (:func:`stacks_reaching`)."""
-    return next(_stacks_reaching(die, regions), None) is None
+    return next(stacks_reaching(die, regions), None) is None
 
 
 PHANTOM_BODY = 15.0
@@ -487,29 +486,42 @@ def taken_for_the_next_checker(
     checker's body, beyond the die, shows the bare board: the stack was read a checker long
     because the die beside its end was taken for its next checker. A seam lies between two
     checkers of a stack, and the second of them is there to see beyond it."""
-    # (the same reach as the stacks a die keeps in doubt: :func:`doubt_stacks_under_dice`)
-    reaching = [
-        (index, near) for index, near in _checkers_near(die.view_mm, regions, ON_A_CHECKER) if near
-    ]
+    # (the reach of the stacks a die keeps in doubt: :func:`doubt_stacks_under_dice`)
+    reaching = list(stacks_reaching(die, regions))
     if not reaching:
         return False
-    scale = maps.scale
     for index, near in reaching:
         count = abs(regions[index].count)
         if near != [count - 1]:
             return False
         cx, cy, _ = _stack_centres(index + 1, count)[-1]
-        body = np.zeros(maps.shape, np.uint8)
-        cv2.circle(body, view_pixel(cx, cy, scale), round(PHANTOM_BODY * scale), 1, -1)
-        whole = int(np.count_nonzero(body))
-        for x, y in (die.view_mm, die.footprint_mm):
-            cv2.circle(body, view_pixel(x, y, scale), round(DIE_BODY * scale), 0, -1)
-        shown = body.astype(bool)
-        if np.count_nonzero(shown) < PHANTOM_SHOWN * whole:
-            return False
-        if float(maps.tolerant[shown].mean()) > PHANTOM_BARE:
+        if not _bare_beyond_die(maps, (cx, cy), die):
             return False
     return True
+
+
+def _bare_beyond_die(maps: PlaneMaps, centre: tuple[float, float], die: dice.FoundDie) -> bool:
+    """Whether the body of a checker centred at ``centre`` shows the bare board where the die
+    does not hide it (enough of it: :data:`PHANTOM_SHOWN`). Looked at in a window round the
+    checker only: the discs are drawn there as on the whole view."""
+    scale = maps.scale
+    radius = round(PHANTOM_BODY * scale)
+    column, row = view_pixel(centre[0], centre[1], scale)
+    rows = slice(max(row - radius, 0), min(row + radius + 1, maps.shape[0]))
+    cols = slice(max(column - radius, 0), min(column + radius + 1, maps.shape[1]))
+    if rows.start >= rows.stop or cols.start >= cols.stop:
+        return False  # no part of it in view
+    body = np.zeros((rows.stop - rows.start, cols.stop - cols.start), np.uint8)
+    cv2.circle(body, (column - cols.start, row - rows.start), radius, 1, -1)
+    whole = int(np.count_nonzero(body))
+    for x, y in (die.view_mm, die.footprint_mm):
+        die_column, die_row = view_pixel(x, y, scale)
+        at = (die_column - cols.start, die_row - rows.start)
+        cv2.circle(body, at, round(DIE_BODY * scale), 0, -1)
+    shown = body.astype(bool)
+    if whole == 0 or np.count_nonzero(shown) < PHANTOM_SHOWN * whole:
+        return False
+    return float(maps.tolerant[rows, cols][shown].mean()) <= PHANTOM_BARE
 
 
 def footing_clear(die: dice.FoundDie, regions: list[checkers.RegionReading]) -> bool:
@@ -563,7 +575,7 @@ def doubt_stacks_under_dice(
     """
     doubted = list(regions)
     for die in lying:
-        for index in stacks_reaching(die, regions):
+        for index, _ in stacks_reaching(die, regions):
             region = doubted[index]
             sign = 1 if region.count > 0 else -1
             shorter = region.count - sign
