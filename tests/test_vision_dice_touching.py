@@ -217,3 +217,57 @@ class TestAtTheEndOfAStack:
         near = [d for d in reading.dice if math.dist(d.center_px, truth[0]["center_px"]) < 20]
         assert [d.value for d in near] == [5]
         assert reading.points[16] == -3 or reading.confidence["point 17"] < SURE
+
+
+SLANT_SEEDS = (5482, 5494)
+"""Development seeds whose boards, seen from a camera tilted 30 degrees, put a die touching a
+checker where the camera looks at it steeply enough (its slope there 0.5 or more) for the
+die's top to show any lean (:func:`companion.vision.lean.cannot_lean`)."""
+
+
+@lru_cache(maxsize=len(SLANT_SEEDS))
+def slant_profile(seed: int) -> Profile:
+    frame = render(random_scene(seed, OPENING, tilt=30.0))
+    corners: Any = frame.truth["board_corners_px"]
+    return calibrate(frame.image, corners=corners)
+
+
+def read_slanted(seed: int, spec: DieSpec) -> tuple[DieReading | None, dict[str, Any]]:
+    """The reading nearest the first die's truth, the camera tilted 30 degrees."""
+    try:
+        frame = render(
+            random_scene(seed, OPENING, dice=(spec, DieSpec(3)), on_roll="white", tilt=30.0)
+        )
+    except InvalidScene:
+        pytest.skip(f"seed {seed} has no room for {spec}")
+    truth: Any = frame.truth["dice"][0]
+    reading = reader.read_frame(frame.image, slant_profile(seed), "white")
+    near = [d for d in reading.dice if math.dist(d.center_px, truth["center_px"]) < 20]
+    return min(near, key=lambda d: math.dist(d.center_px, truth["center_px"]), default=None), truth
+
+
+class TestATopThatCannotLean:
+    @pytest.mark.parametrize("seed", SLANT_SEEDS)
+    @pytest.mark.parametrize("value", [5, 6])
+    def test_a_flat_die_against_a_checker_seen_at_a_slant_is_read_surely_flat(
+        self, seed: int, value: int
+    ) -> None:
+        # its pips lie on a square grid, and a lean of 10 degrees or more toward anything
+        # would stretch or shear it by 0.03 or more at this slope; before, a die touching a
+        # checker was always left unsure
+        die, truth = read_slanted(seed, DieSpec(value, touching="checker"))
+        assert truth["flat"]
+        assert_surely_flat(die, value, "the flat die against a checker")
+
+    @pytest.mark.parametrize("seed", SLANT_SEEDS)
+    @pytest.mark.parametrize(("value", "tilt"), [(5, 10.0), (6, 12.0), (4, 15.0), (5, 25.0)])
+    def test_a_shallow_lean_seen_there_is_never_let_stand(
+        self, seed: int, value: int, tilt: float
+    ) -> None:
+        spec = DieSpec(value, rest="cocked", tilt=tilt, support="checker")
+        die, truth = read_slanted(seed, spec)
+        assert not truth["flat"]
+        if die is not None:
+            assert not (die.flat and die.confidence >= SURE), (
+                f"a die leaning {tilt} degrees on a checker let stand as flat: {die}"
+            )

@@ -21,7 +21,12 @@ that read stands only if it is as clear as the first.
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by a
 width the camera model predicts; a cocked die shows a side face's pips where a flat die shows none
 (or farther out, though never farther than a die tilted 45 degrees could show one: the face read is
-the one most nearly up), and its top face's pip grid is squashed. The side a cocked die shows is
+the one most nearly up), and its top face's pip grid is squashed or sheared. Where four or more
+of a top's pips are found one by one, their grid is measured against the die's possible poses
+(:mod:`companion.vision.lean`): a grid far from square is a tilted top whichever way the camera
+looks (:func:`misfit_evidence`), and a square one that no lean of 10 degrees or more toward
+anything would show this camera, at its slope there, is a die that leans on nothing: flat
+surely, whatever shows beside it. The side a cocked die shows is
 the one it raises over what it leans on, so side pips count only where something lies beyond them
 (a checker, a wall, the other die); the other die's own pips never count, so the rests are judged
 once every die is found. A two's or three's pips lie on the diagonal through its top's middle;
@@ -57,7 +62,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion import geometry as g
-from companion.vision import pips
+from companion.vision import lean, pips
 from companion.vision.maps import FloatImage, PlaneMaps
 from companion.vision.plane import (
     VIEW_BOTTOM,
@@ -174,6 +179,15 @@ itself: a top squashed to 0.87 or below. Such a die is cocked surely even where 
 whether it rests on a checker or beside one (on a checker it counts as cocked too). Measured on
 the 225 development frames of a cached set (seeds 5000-5299): 4 cocked dice (aspect 0.78-0.84)
 made sure; no flat die read cocked there showed such a top with its rest unclear."""
+FLAT_MISFIT = 0.06
+"""Misfit of a top's pip grid from a square grid (:func:`companion.vision.lean.flat_misfit`)
+above which it counts as tilted: flat dice measured at most 0.055 on 448 development dice (one
+read as the wrong value aside), cocked ones 0.085 (median)."""
+MISFIT_MM = 150.0
+"""Millimetres of tilt evidence one unit of misfit counts as: a top 0.08 from square or more is
+tilted surely by itself (:data:`SURE_SQUASH`). Measured on the 630 development dice whose pips
+were found one by one: 105 of 182 cocked dice, one flat die (read as the wrong value, so unsure
+anyway)."""
 TOUCH_SLACK = 6.0
 """How much farther (mm) than a flat die's corners something a die may lean on is looked for."""
 TOUCH_FOREGROUND = 0.35
@@ -373,6 +387,7 @@ def _read_face(
         model.cells,
         _aspect(model, every),
         model.axes,
+        pips.pip_axes(model, every),
     )
     return face, every
 
@@ -832,6 +847,29 @@ def squash_evidence(aspect: float) -> float:
     """How squashed a die's top looks (mm of tilt evidence, :data:`SQUASH_MM` a unit of
     aspect below a square face's): above 0 only where it is less square than a flat die's."""
     return (SQUARE_FACE - aspect) * SQUASH_MM
+
+
+def misfit_evidence(axes: pips.Axes | None) -> float:
+    """How far a die's top shows from a flat one's (mm of tilt evidence, as
+    :func:`squash_evidence` counts it): its pip grid's misfit from a square grid
+    (:func:`companion.vision.lean.flat_misfit`) past :data:`FLAT_MISFIT`, :data:`MISFIT_MM` a
+    unit; -inf where its pips were not measured one by one."""
+    if axes is None:
+        return -math.inf
+    return (lean.flat_misfit(axes) - FLAT_MISFIT) * MISFIT_MM
+
+
+def _camera_slope(
+    camera: CameraModel, centre: tuple[float, float], top: float
+) -> tuple[float, float]:
+    """The camera's slope at a die's top (its offset from the point below the camera over the
+    camera's height above it): how far a point of the top moves on the plane per millimetre it
+    rises (:mod:`companion.vision.lean`)."""
+    height = max(camera.height - top, 100.0)
+    return (
+        (centre[0] - float(camera.position[0])) / height,
+        (centre[1] - float(camera.position[1])) / height,
+    )
 
 
 def tilt_evidence(
@@ -1349,15 +1387,21 @@ def _judge_rest(
             off_centre = _off_centre(edges, around)
         if edges is not None:
             outline = _side_shown_beyond(edges, around)
-    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre, outline)
+    slope = _camera_slope(heights.camera, face_mm, top)
+    squash = max(squash_evidence(face.aspect), misfit_evidence(face.pip_axes))
+    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre, outline, squash)
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
     alone = False
-    if not flat:
+    if face.pip_axes is not None and not on_checker and lean.cannot_lean(face.pip_axes, slope):
+        # no lean toward anything shows a top like this one to this camera: whatever shows
+        # beside it (a spot taken for a side's pip, colour beyond its edge) is not its side
+        flat, sureness = True, 1.0
+    elif not flat:
         # calling a roll off is as wrong as letting a cocked die stand: be as sure
         sureness = float(np.clip((excess - SIDE_MARGIN) / SIDE_MARGIN, 0.0, 1.0))
-        if face.aspect >= SQUARE_FACE:
+        if squash <= 0.0:
             # a spot far beside a square face may be anything (a point's edge, a rim):
             # side spots are sure evidence only beside a top that shows squashed too
             sureness = min(sureness, UNSURE_REST)
@@ -1374,7 +1418,7 @@ def _judge_rest(
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
             # measure square too; the reader settles dice that lean on nothing at all
             sureness = min(sureness, UNSURE_REST)
-    if seen.rest_unclear and squash_evidence(face.aspect) < SURE_SQUASH:
+    if seen.rest_unclear and squash < SURE_SQUASH:
         # whether it rests on a checker or beside one is a guess; a top squashed as only a
         # steep tilt squashes it is cocked either way (a die on a checker counts as cocked)
         sureness, alone = min(sureness, UNSURE_REST), False

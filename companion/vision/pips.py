@@ -160,6 +160,9 @@ class FaceRead:
     axes: Axes | None = None
     """Patch pixels from one cell to the next along the face's two axes, when measured (else
     ``angle`` and ``step`` make a square grid)."""
+    pip_axes: Axes | None = None
+    """The same, measured on the face's own pips one by one (:func:`pip_axes`) where four or
+    more are found: how the die's pose stretches its top."""
 
     def offset(self, across: float, down: float) -> tuple[float, float]:
         """Where cell ``(across, down)`` lies from the face's centre, in patch pixels."""
@@ -518,6 +521,32 @@ def pips_squareness(model: FaceModel, spots: npt.NDArray[np.float64]) -> float |
     overlaps a squashed face's pips, its aspect exactly 1: on development frames nearly a
     quarter of the cocked fours, fives and sixes read right were read on such a model, tilted
     11 to 43 degrees. Their pips, found one by one, show how squashed the face is."""
+    found = _pips_at_cells(model, spots)
+    if found is None:
+        return None
+    xy, across, down = found
+    return _squareness(xy[:, 0], xy[:, 1], across, down)
+
+
+def pip_axes(model: FaceModel, spots: npt.NDArray[np.float64]) -> Axes | None:
+    """The two axes (pixels per cell) of the grid a face's own pips lie on, found one by one
+    as :func:`pips_squareness` finds them; None when fewer than four alike are found.
+
+    Unlike the squareness, these keep which way the grid is stretched and sheared: what a
+    die's pose shows (:mod:`companion.vision.lean`)."""
+    found = _pips_at_cells(model, spots)
+    if found is None:
+        return None
+    xy, across, down = found
+    return _affine(xy, across, down)[1]
+
+
+def _pips_at_cells(
+    model: FaceModel, spots: npt.NDArray[np.float64]
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]] | None:
+    """The spots nearest where ``model`` puts a pip, with their cells ``(across, down)``;
+    None when fewer than four alike are found (a weak spot taken for one is a glint or a
+    rim: the pips of one face are alike)."""
     if len(model.cells) < 4 or len(spots) == 0:
         return None
     (ux, uy), (vx, vy) = model.axes
@@ -537,10 +566,9 @@ def pips_squareness(model: FaceModel, spots: npt.NDArray[np.float64]) -> float |
     if len(chosen) < 4:
         return None
     found = spots[chosen]
-    # the pips of one face are alike: a weak spot taken for one is a glint or a rim
     if np.any(found[:, 2] < PIP_LIKENESS * float(found[:, 2].max())):
         return None
-    return _squareness(found[:, 0], found[:, 1], np.array(across), np.array(down))
+    return found[:, :2], np.array(across), np.array(down)
 
 
 def _affine(
