@@ -266,6 +266,53 @@ class TestDiceLeaning:
             assert not settled[0].reading.flat
             assert settled[0].reading.confidence <= dice.UNSURE_REST
 
+    @staticmethod
+    def unclear_rest(x: float, y: float) -> dice.FoundDie:
+        """A die seen flat with checker colour on part of the ring round it: left unsure, as
+        the dice reader leaves it, with its reading were it plainly beside (sure and flat)."""
+        beside = found_die(x, y)
+        unsure = replace(beside.reading, confidence=dice.UNSURE_REST)
+        return replace(beside, reading=unsure, beside=beside, raised_mm=(x, y))
+
+    def test_a_die_no_checker_read_could_hold_is_judged_beside_them(self) -> None:
+        """Touching a stack's second checker from the side, checker colour on part of the
+        ring round it: no checker read lies under its middle, so it rests on the board, and
+        its rest is judged so."""
+        x, y, _ = g.stack_centres(20, 2)[1]
+        between = x + g.CHECKER_DIAMETER / 2 + g.DIE_SIZE / 2 + 0.5
+        points = empty_points()
+        points[19] = region(2)
+        die = self.unclear_rest(between, y)
+        settled = reader.settle_free_dice([die], points, Counts(0, 0))
+        assert settled[0].reading.flat and settled[0].reading.confidence == 1.0
+
+    def test_a_die_judged_flat_beside_only_for_nothing_showing_there_stays_unsure(
+        self,
+    ) -> None:
+        """By the frame's wall, no checker read anywhere near: judged plainly beside, it was
+        flat only for the frame's colours showing nothing to lean on (``alone``), where its
+        ring showed something. The two disagree (development 6258: leaning 19 degrees on
+        the frame)."""
+        die = self.unclear_rest(g.PLAY_WIDTH - g.DIE_SIZE / 2 - 1.0, 220.0)
+        assert die.beside is not None
+        die = replace(die, beside=replace(die.beside, alone=True))
+        settled = reader.settle_free_dice([die], empty_points(), Counts(0, 0))
+        assert settled[0].reading.confidence <= dice.UNSURE_REST
+
+    def test_a_die_whose_middle_a_checker_read_may_hold_stays_unsure(self) -> None:
+        """A level die on a checker counts as cocked: where a checker read (or one a point in
+        doubt may hold) lies under its middle, whether it rests on it stays a guess."""
+        x, y, _ = g.stack_centres(20, 2)[1]
+        off_centre = x + g.CHECKER_DIAMETER / 2 + reader.ON_A_CHECKER_SLACK - 1.0
+        points = empty_points()
+        points[19] = region(2)
+        settled = reader.settle_free_dice([self.unclear_rest(off_centre, y)], points, Counts(0, 0))
+        assert settled[0].reading.confidence <= dice.UNSURE_REST
+        # the second checker's place, on a point read as one checker in doubt
+        points[19] = region(1, 0.2)
+        settled = reader.settle_free_dice([self.unclear_rest(x, y)], points, Counts(0, 0))
+        assert settled[0].reading.confidence <= dice.UNSURE_REST
+
 
 class TestWhereADieMayRest:
     """A die cannot lie flat where two checkers of a stack touch (the gap between them looks

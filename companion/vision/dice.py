@@ -259,6 +259,14 @@ class FoundDie:
     """Read flat surely because the frame's colours show nothing beside it to lean on: a
     checker the colour of the board beneath it shows no colour either (the reader, knowing
     where the checkers lie, checks)."""
+    beside: FoundDie | None = None
+    """Where it was unclear whether the die rests on a checker or beside one (checker colour
+    on part of the ring round it, :data:`ON_CHECKER_UNCLEAR`): the die as judged were it
+    plainly beside, and so left unsure. The reader, knowing where the checkers lie, may find
+    none it could rest on (:func:`companion.vision.reader.settle_free_dice`)."""
+    raised_mm: tuple[float, float] | None = None
+    """Where its middle would lie (canonical mm) were it resting level on a checker: its top
+    seen a checker higher. Set with :attr:`beside`."""
 
 
 _ABOVE_SPOT_LEVEL = float(np.nextafter(np.float32(SPOT_LEVEL), np.float32(np.inf)))
@@ -1243,8 +1251,23 @@ def find_dice(
     # other's pips are no side of this one
     judged = []
     for die in found:
-        reading, alone = _judge_rest(image, die, faces[id(die)], found, heights, maps)
-        judged.append(replace(die, reading=reading, alone=alone))
+        reading, alone, unclear = _judge_rest(image, die, faces[id(die)], found, heights, maps)
+        beside = replace(die, reading=reading, alone=alone)
+        if not unclear:
+            judged.append(beside)
+            continue
+        # whether it rests on a checker or beside one is a guess: unsure, unless the reader
+        # finds no checker it could rest on where it would lie, were it on one
+        lifted = heights.seen_at(die.centre_mm, die.top_height, CHECKER_THICKNESS + die.top_height)
+        unsure = replace(reading, confidence=min(reading.confidence, UNSURE_REST))
+        judged.append(
+            replace(
+                die,
+                reading=unsure,
+                beside=None if die.reading.on_checker else beside,
+                raised_mm=None if die.reading.on_checker else _in_view(maps, lifted),
+            )
+        )
     return judged
 
 
@@ -1346,10 +1369,12 @@ def _judge_rest(
     found: list[FoundDie],
     heights: CameraHeights,
     maps: PlaneMaps | None,
-) -> tuple[DieReading, bool]:
+) -> tuple[DieReading, bool, bool]:
     """The die's reading with its rest judged: flat or cocked, and how surely (``image`` is
-    the frame it was found in, looked at again for its top's outline); and whether it was
-    called flat surely only for nothing showing beside it (:attr:`FoundDie.alone`)."""
+    the frame it was found in, looked at again for its top's outline), were it plainly beside
+    whatever it touches; whether it was called flat surely only for nothing showing beside it
+    (:attr:`FoundDie.alone`); and whether it is a guess that it rests beside rather than on a
+    checker, which leaves the reading unsure (:attr:`FoundDie.beside`)."""
     face, surface, face_mm, top = seen.face, seen.surface, die.centre_mm, die.top_height
     others = [other for other in found if other is not die]
     spots = seen.spots_px
@@ -1418,11 +1443,11 @@ def _judge_rest(
             # a square-looking face is no proof: dice leaning 20-30 degrees on a checker
             # measure square too; the reader settles dice that lean on nothing at all
             sureness = min(sureness, UNSURE_REST)
-    if seen.rest_unclear and squash < SURE_SQUASH:
-        # whether it rests on a checker or beside one is a guess; a top squashed as only a
-        # steep tilt squashes it is cocked either way (a die on a checker counts as cocked)
-        sureness, alone = min(sureness, UNSURE_REST), False
-    return replace(die.reading, flat=flat, confidence=min(face.confidence, sureness)), alone
+    # whether it rests on a checker or beside one may be a guess; a top squashed as only a
+    # steep tilt squashes it is cocked either way (a die on a checker counts as cocked)
+    unclear = seen.rest_unclear and squash < SURE_SQUASH
+    reading = replace(die.reading, flat=flat, confidence=min(face.confidence, sureness))
+    return reading, alone, unclear
 
 
 def dice_mask(found: list[FoundDie], maps: PlaneMaps) -> FloatImage:

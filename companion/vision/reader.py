@@ -764,6 +764,7 @@ def settle_free_dice(
     development dice cocked on what the reader missed were settled flat when faint evidence
     gave way to "nothing near").
     """
+    found = [_where_it_rests(die, regions, bar) for die in found]
     settled = []
     for die in found:
         if die.alone and checker_within_reach(die, regions, bar, TOUCH_MARGIN):
@@ -784,6 +785,43 @@ def settle_free_dice(
     return settled
 
 
+def _where_it_rests(
+    die: dice.FoundDie, regions: list[checkers.RegionReading], bar: Counts
+) -> dice.FoundDie:
+    """The die as judged beside the checkers round it (:attr:`dice.FoundDie.beside`) where
+    checker colour showed on part of the ring round it but no checker read lies under it;
+    else as found. Not where that judgement called it flat only for nothing showing beside
+    it (:attr:`dice.FoundDie.alone`): what showed on its ring says otherwise (a die leaning
+    19 degrees on the frame, its wall taken for one a flat die lay against, was let stand so:
+    development seed 6258)."""
+    if (
+        die.beside is not None
+        and not die.beside.alone
+        and die.raised_mm is not None
+        and not _rests_on_a_checker(die.raised_mm, regions, bar)
+    ):
+        return die.beside
+    return die
+
+
+def _rests_on_a_checker(
+    raised: tuple[float, float], regions: list[checkers.RegionReading], bar: Counts
+) -> bool:
+    """Whether a die whose middle would lie at ``raised`` (canonical mm) were it on a checker
+    may rest level on one: a checker read (as many as a point may hold, :func:`tallest`, or on
+    the bar) holds that middle within its rim and :data:`ON_A_CHECKER_SLACK`. A level die's
+    middle lies over what holds it up, or it would topple."""
+    x, y = raised
+    return any(
+        math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + ON_A_CHECKER_SLACK
+        for cx, cy, _ in checker_centres(regions, bar, tallest)
+    )
+
+
+ON_A_CHECKER_SLACK = 4.0
+"""How far (mm) past a checker's rim, as the canonical board places it, a die's middle may lie
+and the die still rest on that checker: real checkers lie a few millimetres off their places
+(as :data:`TOUCH_MARGIN`). A flat die touching a checker's side lies 26 mm from its middle."""
 LEAN_MARGIN = 8.0
 """How far (mm) beyond a die's corners something must lie for the die to lean on it."""
 TOUCH_MARGIN = 4.0
