@@ -96,6 +96,21 @@ class TestFifteen:
         settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
         assert settled[23].count == -15 and settled[23].confidence >= 0.5
 
+    def test_a_checker_seen_is_never_taken_away_to_make_fifteen(self) -> None:
+        """Black's stack counted one too many, surely, and a lone black checker read unsurely
+        (development 5049): the total would take the lone checker away, and the frame would
+        pass with two points wrong. It stays in doubt."""
+        regions = empty_points()
+        regions[0] = region(15)
+        regions[18] = region(-15)
+        regions[2] = region(-1, 0.0, 0)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert settled[2].count == -1 and settled[2].confidence < 0.5
+        # its count the total agrees with is confirmed
+        regions[18] = region(-14)
+        settled = reader.resolve_by_fifteen(regions, Counts(0, 0), 0.5)
+        assert settled[2].count == -1 and settled[2].confidence >= 0.5
+
     def test_two_counts_changed_to_fit_are_not_trusted(self) -> None:
         regions = empty_points()
         regions[0] = region(14, 0.2, 15)

@@ -853,6 +853,13 @@ def resolve_by_fifteen(
     choice over all of them gives both colours fifteen checkers (with the bar), the choice
     stands, at the threshold's confidence. A covered place is never settled.
 
+    The total corrects how many checkers a place holds, never whether it holds any: a place
+    read holding checkers, however unsurely, is not emptied to make the total. The total is
+    only as right as the places read surely: on development frames the one place it settled
+    wrongly was a lone checker read unsurely and taken away because a stack elsewhere was
+    counted one too many, surely (seed 5049); the only other place it emptied was empty in
+    truth, on a frame unreadable anyway.
+
     The total never fills a tray seen empty: a stack read one short makes the total one short
     too, and an empty tray that the checkers' colour leaves in doubt is then where the missing
     checker would be put (measured on 290 development frames, every tray filled that way was
@@ -887,7 +894,8 @@ def resolve_by_fifteen(
             fits.append(choice)
         elif empties and whites <= 15 and blacks <= 15:
             return regions  # the places read empty could hide the checkers missing
-    if len(fits) != 1:
+    if len(fits) != 1 or 0 in fits[0]:
+        # (a checker seen, however unsurely, is never taken away to make the total)
         return regions
     changes = [i for i, count in zip(holding, fits[0], strict=True) if regions[i].count != count]
     if len(changes) > MAX_SETTLED:
