@@ -285,6 +285,28 @@ class TestStackCounting:
         assert found == 3
         assert (confidence >= 0.5) == sure
 
+    @staticmethod
+    def read_empty_with(humps: list[tuple[int, int]]) -> checkers.RegionReading:
+        """A point's reading from an axis showing nothing but ``humps`` (start, length in
+        mm) of plain occupancy, as a dark checker's logo shows on a dark point."""
+        occupancy = np.zeros(checkers.AXIS_LENGTH)
+        for start, length in humps:
+            occupancy[start : start + length] = 0.85
+        seams = np.zeros(checkers.AXIS_LENGTH)
+        counted = checkers.count_stack(occupancy, seams)
+        zeros = np.zeros(checkers.AXIS_LENGTH)
+        return checkers._reading(counted, occupancy, zeros, zeros)
+
+    def test_a_point_read_empty_where_logos_show_is_unsure(self) -> None:
+        # two black checkers on a black point in a dim light (development 5420): only their
+        # gold logos show, 12 mm across, a checker's pitch apart
+        reading = self.read_empty_with([(12, 12), (48, 12)])
+        assert reading.count == 0 and reading.confidence < 0.5
+
+    def test_a_glint_on_an_empty_point_leaves_it_sure(self) -> None:
+        reading = self.read_empty_with([(40, 4), (120, 5)])
+        assert reading.count == 0 and reading.confidence >= 0.5
+
     def test_a_half_covered_point_is_unsure(self) -> None:
         occupancy = np.full(checkers.AXIS_LENGTH, 0.45)
         _, confidence, _ = checkers.count_stack(occupancy, np.zeros(checkers.AXIS_LENGTH))

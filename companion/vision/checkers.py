@@ -732,6 +732,27 @@ def _doubt_camouflage(
     )
 
 
+SHOWS = 0.5
+"""Occupancy from which a stretch of a point's axis plainly shows something."""
+SHOWING_RUN = 8
+"""Millimetres of axis in a row plainly showing something that a point read empty leaves
+unexplained: less than a checker, more than a rim's or a seam's glint. A dark checker on a dark
+point may show only its logo or its middle's highlight, a hump of occupancy a checker's pitch
+from the next (development seeds 5061, 5420: black checkers on black points, read empty)."""
+SOMETHING_SHOWS_CONFIDENCE = 0.2
+"""Confidence left to a point read empty where something shows."""
+
+
+def _something_shows(occupancy: FloatArray) -> bool:
+    """Whether a stretch of :data:`SHOWING_RUN` mm or more of a point's axis plainly shows
+    something (:data:`SHOWS`)."""
+    showing = (occupancy >= SHOWS).astype(np.float64)
+    if len(showing) < SHOWING_RUN:
+        return False
+    # (a window of SHOWING_RUN samples all showing sums to SHOWING_RUN)
+    return bool(np.convolve(showing, np.ones(SHOWING_RUN), "valid").max() >= SHOWING_RUN - 0.5)
+
+
 def _reading(
     counted: tuple[int, float, tuple[int, ...]],
     occupancy: FloatArray,
@@ -748,6 +769,8 @@ def _reading(
     sign = 1 if lean > 0 else -1
     alternatives = tuple(sign * n for n in close)
     if count == 0:
+        if _something_shows(occupancy):
+            confidence = min(confidence, SOMETHING_SHOWS_CONFIDENCE)
         return RegionReading(0, confidence, alternatives=alternatives)
     colour_confidence = _unit(abs(lean) / 0.25)
     return RegionReading(
