@@ -221,8 +221,8 @@ class TestAtTheEndOfAStack:
 
 SLANT_SEEDS = (5482, 5494)
 """Development seeds whose boards, seen from a camera tilted 30 degrees, put a die touching a
-checker where the camera looks at it steeply enough (its slope there 0.5 or more) for the
-die's top to show any lean (:func:`companion.vision.lean.cannot_lean`)."""
+checker where the camera looks at it steeply enough (its slope there about 0.55 or more) for
+the die's top to show any lean (:func:`companion.vision.lean.cannot_lean`)."""
 
 
 @lru_cache(maxsize=len(SLANT_SEEDS))
@@ -267,7 +267,8 @@ class TestATopThatCannotLean:
         spec = DieSpec(value, rest="cocked", tilt=tilt, support="checker")
         die, truth = read_slanted(seed, spec)
         assert not truth["flat"]
-        if die is not None:
-            assert not (die.flat and die.confidence >= SURE), (
-                f"a die leaning {tilt} degrees on a checker let stand as flat: {die}"
-            )
+        if die is None:
+            pytest.skip("the leaning die was not found: nothing to judge")
+        assert not (die.flat and die.confidence >= SURE), (
+            f"a die leaning {tilt} degrees on a checker let stand as flat: {die}"
+        )

@@ -556,7 +556,8 @@ def read_points(
     scale = maps.scale
     if evidence is None:
         evidence = point_evidence(maps, contrast, visibility is not None)
-    hidden_all = axis_profiles(ignore, scale, BAND_HALF) > 0.3 if ignore is not None else None
+    near_dice = axis_profiles(ignore, scale, BAND_HALF) if ignore is not None else None
+    hidden_all = near_dice > 0.3 if near_dice is not None else None
     ignored = None if ignore is None else strip_samples(ignore, scale)
     synthesis = None
     if visibility is not None and evidence.strips is not None:
@@ -566,8 +567,21 @@ def read_points(
         counts, occupancy = _count_round_dice(occupancy, hidden_all, evidence.seams, synthesis)
     else:
         counts = count_stacks(occupancy, evidence.seams, synthesis)
+    # what shows of the frame itself, nowhere a die touches (its edge or shadow, or the
+    # occupancy carried under it as the stack going on)
+    bare = (
+        evidence.occupancy
+        if near_dice is None
+        else np.where(near_dice > 0, 0.0, evidence.occupancy)
+    )
     first = [
-        _reading(counts[index], occupancy[index], evidence.other[index], evidence.whiteness[index])
+        _reading(
+            counts[index],
+            occupancy[index],
+            evidence.other[index],
+            evidence.whiteness[index],
+            bare[index],
+        )
         for index in range(24)
     ]
     if camouflage is None:
@@ -758,9 +772,12 @@ def _reading(
     occupancy: FloatArray,
     other: FloatArray,
     whiteness: FloatArray,
+    bare: FloatArray | None = None,
 ) -> RegionReading:
     """One point's reading from its count (:func:`count_stacks`): the colour from whether
-    what lies there leans white or black, unread when something unlike a checker covers it."""
+    what lies there leans white or black, unread when something unlike a checker covers it;
+    unsure where it is read empty yet something shows on it (``bare``: its occupancy where no
+    die lies, by default ``occupancy``)."""
     if _mean(other) > OTHER_LIMIT:
         return RegionReading(0, 0.0, covered=True)
     count, confidence, close = counted
@@ -769,7 +786,7 @@ def _reading(
     sign = 1 if lean > 0 else -1
     alternatives = tuple(sign * n for n in close)
     if count == 0:
-        if _something_shows(occupancy):
+        if _something_shows(occupancy if bare is None else bare):
             confidence = min(confidence, SOMETHING_SHOWS_CONFIDENCE)
         return RegionReading(0, confidence, alternatives=alternatives)
     colour_confidence = _unit(abs(lean) / 0.25)

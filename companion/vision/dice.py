@@ -21,12 +21,12 @@ that read stands only if it is as clear as the first.
 Flat or cocked: a flat die shows, besides its top, only the sides that face the camera, each by a
 width the camera model predicts; a cocked die shows a side face's pips where a flat die shows none
 (or farther out, though never farther than a die tilted 45 degrees could show one: the face read is
-the one most nearly up), and its top face's pip grid is squashed or sheared. Where four or more
-of a top's pips are found one by one, their grid is measured against the die's possible poses
-(:mod:`companion.vision.lean`): a grid far from square is a tilted top whichever way the camera
-looks (:func:`misfit_evidence`), and a square one that no lean of 10 degrees or more toward
-anything would show this camera, at its slope there, is a die that leans on nothing: flat
-surely, whatever shows beside it. The side a cocked die shows is
+the one most nearly up), and its top face's pip grid is squashed or sheared (where four or more
+of its pips are found one by one, their squareness is measured, and judged against a line of its
+own: :data:`MEASURED_SQUARE_FACE`). A square grid that no lean of 10 degrees or more toward
+anything would show this camera, at its slope there, is a die that leans on nothing
+(:mod:`companion.vision.lean`): flat surely, whatever shows beside it, unless it was read
+resting on a checker, which counts as cocked however level it lies. The side a cocked die shows is
 the one it raises over what it leans on, so side pips count only where something lies beyond them
 (a checker, a wall, the other die); the other die's own pips never count, so the rests are judged
 once every die is found. A two's or three's pips lie on the diagonal through its top's middle;
@@ -179,15 +179,15 @@ itself: a top squashed to 0.87 or below. Such a die is cocked surely even where 
 whether it rests on a checker or beside one (on a checker it counts as cocked too). Measured on
 the 225 development frames of a cached set (seeds 5000-5299): 4 cocked dice (aspect 0.78-0.84)
 made sure; no flat die read cocked there showed such a top with its rest unclear."""
-FLAT_MISFIT = 0.06
-"""Misfit of a top's pip grid from a square grid (:func:`companion.vision.lean.flat_misfit`)
-above which it counts as tilted: flat dice measured at most 0.055 on 448 development dice (one
-read as the wrong value aside), cocked ones 0.085 (median)."""
-MISFIT_MM = 150.0
-"""Millimetres of tilt evidence one unit of misfit counts as: a top 0.08 from square or more is
-tilted surely by itself (:data:`SURE_SQUASH`). Measured on the 630 development dice whose pips
-were found one by one: 105 of 182 cocked dice, one flat die (read as the wrong value, so unsure
-anyway)."""
+MEASURED_SQUARE_FACE = 0.919
+"""The same line (:data:`SQUARE_FACE`) for a top whose pips were found one by one
+(:attr:`companion.vision.pips.FaceRead.pip_axes`): their squareness is measured, not a model's,
+and flat dice measured 0.925 and above on 448 development dice (seeds 5000-5479, 6000-6299; one
+read as the wrong value aside), cocked ones 0.85 (median)."""
+MEASURED_SQUASH_MM = 115.0
+""":data:`SQUASH_MM` for such a top: one squashed to 0.893 or below is tilted surely by itself
+(:data:`SURE_SQUASH`): 105 of 182 cocked development dice, one flat die (read as the wrong
+value, so unsure anyway)."""
 TOUCH_SLACK = 6.0
 """How much farther (mm) than a flat die's corners something a die may lean on is looked for."""
 TOUCH_FOREGROUND = 0.35
@@ -851,20 +851,13 @@ def _predicted_sides(
     return widths
 
 
-def squash_evidence(aspect: float) -> float:
+def squash_evidence(aspect: float, measured: bool = False) -> float:
     """How squashed a die's top looks (mm of tilt evidence, :data:`SQUASH_MM` a unit of
-    aspect below a square face's): above 0 only where it is less square than a flat die's."""
+    aspect below a square face's): above 0 only where it is less square than a flat die's.
+    ``measured``: its pips were found one by one (:data:`MEASURED_SQUARE_FACE`)."""
+    if measured:
+        return (MEASURED_SQUARE_FACE - aspect) * MEASURED_SQUASH_MM
     return (SQUARE_FACE - aspect) * SQUASH_MM
-
-
-def misfit_evidence(axes: pips.Axes | None) -> float:
-    """How far a die's top shows from a flat one's (mm of tilt evidence, as
-    :func:`squash_evidence` counts it): its pip grid's misfit from a square grid
-    (:func:`companion.vision.lean.flat_misfit`) past :data:`FLAT_MISFIT`, :data:`MISFIT_MM` a
-    unit; -inf where its pips were not measured one by one."""
-    if axes is None:
-        return -math.inf
-    return (lean.flat_misfit(axes) - FLAT_MISFIT) * MISFIT_MM
 
 
 def _camera_slope(
@@ -881,7 +874,10 @@ def _camera_slope(
 
 
 def tilt_evidence(
-    aspect: float, side_spots: list[tuple[int, float]], predicted: list[float]
+    aspect: float,
+    side_spots: list[tuple[int, float]],
+    predicted: list[float],
+    measured: bool = False,
 ) -> float:
     """How far (mm) a die shows past what a flat one could: > 0 says cocked, < 0 flat, near 0
     unsure.
@@ -893,7 +889,7 @@ def tilt_evidence(
     die's side pip can (:data:`FARTHEST_SIDE_PIP`).
     """
     return max(
-        [squash_evidence(aspect)]
+        [squash_evidence(aspect, measured)]
         + [
             beyond - (predicted[side] * FARTHEST_PIP_SHARE + SIDE_TOLERANCE)
             for side, beyond in side_spots
@@ -1258,16 +1254,15 @@ def find_dice(
             continue
         # whether it rests on a checker or beside one is a guess: unsure, unless the reader
         # finds no checker it could rest on where it would lie, were it on one
-        lifted = heights.seen_at(die.centre_mm, die.top_height, CHECKER_THICKNESS + die.top_height)
-        unsure = replace(reading, confidence=min(reading.confidence, UNSURE_REST))
-        judged.append(
-            replace(
-                die,
-                reading=unsure,
-                beside=None if die.reading.on_checker else beside,
-                raised_mm=None if die.reading.on_checker else _in_view(maps, lifted),
-            )
+        doubted = replace(
+            die, reading=replace(reading, confidence=min(reading.confidence, UNSURE_REST))
         )
+        if not die.reading.on_checker:
+            lifted = heights.seen_at(
+                die.centre_mm, die.top_height, CHECKER_THICKNESS + die.top_height
+            )
+            doubted = replace(doubted, beside=beside, raised_mm=_in_view(maps, lifted))
+        judged.append(doubted)
     return judged
 
 
@@ -1413,8 +1408,9 @@ def _judge_rest(
         if edges is not None:
             outline = _side_shown_beyond(edges, around)
     slope = _camera_slope(heights.camera, face_mm, top)
-    squash = max(squash_evidence(face.aspect), misfit_evidence(face.pip_axes))
-    excess = max(tilt_evidence(face.aspect, beside, predicted), off_centre, outline, squash)
+    measured = face.pip_axes is not None
+    squash = squash_evidence(face.aspect, measured)
+    excess = max(tilt_evidence(face.aspect, beside, predicted, measured), off_centre, outline)
     flat = bool(excess <= 0.0)
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
@@ -1422,6 +1418,7 @@ def _judge_rest(
     if face.pip_axes is not None and not on_checker and lean.cannot_lean(face.pip_axes, slope):
         # no lean toward anything shows a top like this one to this camera: whatever shows
         # beside it (a spot taken for a side's pip, colour beyond its edge) is not its side
+        # (not for a die read on a checker: it counts as cocked however level it lies)
         flat, sureness = True, 1.0
     elif not flat:
         # calling a roll off is as wrong as letting a cocked die stand: be as sure

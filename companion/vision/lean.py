@@ -12,19 +12,22 @@ raised on what it leans on) shows each cell step ``e`` of its top changed twice:
 
 Seen straight down (``w`` = 0) a shallow lean hardly shows (cos 10 degrees is 0.985); seen at a
 slant even a 10-degree lean stretches or shears the top by about ``sin 10 * |w|``, and a top
-that shows none of it cannot lean at all (:func:`cannot_lean`), once the slope is steep enough:
-a lean away from the camera is foreshortened and stretched at once, and at a slope of
-``tan(t / 2)`` the two cancel, so a square top under a slope of 0.41 (``tan 22.5``) may still
-hide a steep lean. The same stretch or shear makes
-a top that shows much of it surely tilted, whichever way the camera looks: a flat die's shows
-none, where the squareness of its grid alone (:func:`companion.vision.pips.pips_squareness`)
-misses a shear and takes a top stretched as much as another is squashed for as square.
+that shows none of it cannot lean at all (:func:`cannot_lean`), once the slope is steep enough.
+A lean away from the camera is foreshortened and stretched at once, and at a slope of
+``tan(t / 2)`` the two cancel: a square top under a slope of 0.41 (``tan 22.5``) may hide a
+45-degree lean, and with the margins below a square top is told from every lean only from a
+slope of about 0.55 (a camera tilted some 30 degrees, or a die far out in a wide view). Looking
+nearly straight down, the rule never settles a die.
+
+How far a grid lies from a square one (:func:`flat_misfit`) is the same measure as its
+squareness (the ratio ``r`` of its two stretches, :func:`companion.vision.pips.pips_squareness`):
+``sqrt 2 (1 - r) / (1 + r)``. What is new here is the other side: how near the grid lies to one
+that some lean shows this camera.
 
 Measured on 630 development dice whose four or more pips were found (seeds 5000-5479 and
 6000-6299): flat dice's grids lay 0.02 (median) and at most 0.055 from a square one, a die's
-whose value was read wrong aside; cocked dice's 0.085 (median), two thirds of them beyond 0.07;
-and every cocked die's grid lay within 0.01 (median 0.004) of one that a lean toward some
-direction shows.
+whose value was read wrong aside; cocked dice's 0.085 (median); and every cocked die's grid lay
+within 0.01 (median 0.001) of one that a lean toward some direction shows.
 """
 
 from __future__ import annotations
@@ -43,8 +46,12 @@ MOST_LEAN = 45.0
 """Greatest tilt (degrees): past it another face is the one most nearly up, and read instead."""
 SLOPE_HEDGE = 0.9
 """Share of the camera's slope a lean is also tried at: the camera model, recovered from the
-board's homography, may place the camera a little higher or nearer than it is, which would
-make a real lean's shear look larger than it shows."""
+board's homography, may place the camera a little lower, or farther off, than it is. Its slope
+is then too steep, and a real lean, predicted to shear the top more than it does, would not
+fit what shows. (On noise-free grids no lean needs it; it is insurance.)"""
+SHOWN_AREA = 0.05
+"""Least share of its area a leaning top shows the camera (``cos t + sin t (w.d)``) for that
+lean to be tried: a top seen edge-on, or from below, is not the one read."""
 FLAT_FIT = 0.04
 """Greatest misfit from a square grid (:func:`flat_misfit`) of a top that may show a die that
 cannot lean: flat dice measured below 0.04 nineteen times in twenty."""
@@ -72,7 +79,9 @@ def flat_misfit(axes: Axes) -> float:
     a, b, c, d = _columns(axes)
     scale = math.hypot((a + d) / 2, (c - b) / 2)
     off = math.sqrt(((a - d) / 2) ** 2 + ((b + c) / 2) ** 2) * math.sqrt(2.0)
-    return off / max(scale, 1e-9)
+    if not scale > 1e-9:
+        return math.inf  # no grid at all: nothing square about it
+    return off / scale
 
 
 def lean_misfit(axes: Axes, slope: tuple[float, float]) -> float:
@@ -112,7 +121,7 @@ def _nearest_lean(
     none of their tops (edge-on or from below)."""
     changes = _lean_changes(slope, headings, tilts)
     det = changes[:, 0, 0] * changes[:, 1, 1] - changes[:, 0, 1] * changes[:, 1, 0]
-    shown = det > 0.05
+    shown = det > SHOWN_AREA
     if not np.any(shown):
         return math.inf, 0.0, 0.0
     inverse = (
@@ -144,8 +153,8 @@ def cannot_lean(axes: Axes, slope: tuple[float, float]) -> bool:
     (:data:`LEAN_MISFIT`, :data:`LEAN_MARGIN`). Only a camera looking at the die at a slant
     can tell: straight down, a shallow lean's top is square too."""
     flat = flat_misfit(axes)
-    if flat > FLAT_FIT:
-        return False
+    if flat > FLAT_FIT or not all(math.isfinite(v) for v in slope):
+        return False  # (a camera model giving no slope here tells nothing)
     return lean_misfit(axes, slope) >= max(LEAN_MISFIT, flat + LEAN_MARGIN)
 
 
