@@ -36,6 +36,10 @@ session 10's code 67.2 / 44.7, this session's 64.4 / 42.6, readings of the speed
 on 390 development frames (a face's bare spread sorted per pattern, a die's four sides looked
 at in one lookup, the exact foreground of a window made only where the outline does not
 decide, grid fits on contiguous arrays): dice 18.7 -> 16.9 warm.
+Session 12, the same machine, best of 3 run in turn: session 11's code 63.2 / 41.5, this
+session's 65.0 / 43.6: a die's top measured against every lean (companion/vision/lean.py) and
+judged beside the checkers round it cost the dice about 0.6 ms a frame (16.7 -> 17.3 warm), a
+point read empty looked at for what shows on it 0.1; the rest is these runs' noise (1.5 ms).
 """
 
 from __future__ import annotations

@@ -393,21 +393,22 @@ def _read_face(
         model.angle,
         model.step,
         model.cells,
-        _aspect(model, every),
-        model.axes,
-        pips.pip_axes(model, every),
+        *_measured(model, every),
     )
     return face, every
 
 
-def _aspect(model: pips.FaceModel, spots: npt.NDArray[np.float64]) -> float:
-    """How square a face shows (1 square-on): measured on its own pips where four or more are
-    found near its model's cells (``spots``: every pip-like spot of its patch), else its
-    model's. A two's or three's pips lie on one line and cannot show it."""
+def _measured(
+    model: pips.FaceModel, spots: npt.NDArray[np.float64]
+) -> tuple[float, pips.Axes | None, pips.Axes | None]:
+    """How square a face shows (1 square-on), its model's axes, and the axes of its own pips
+    where four or more are found near its model's cells (``spots``: every pip-like spot of its
+    patch; :attr:`pips.FaceRead.pip_axes`). The squareness is measured on those pips where
+    found, else its model's. A two's or three's pips lie on one line and cannot show it."""
     if len(model.cells) < 4:
-        return 1.0
-    measured = pips.pips_squareness(model, spots)
-    return model.aspect if measured is None else measured
+        return 1.0, model.axes, None
+    squareness, axes = pips.measured_grid(model, spots)
+    return (model.aspect if squareness is None else squareness), model.axes, axes
 
 
 def _read_candidate(

@@ -84,7 +84,7 @@ def flat_misfit(axes: Axes) -> float:
     return off / scale
 
 
-def lean_misfit(axes: Axes, slope: tuple[float, float]) -> float:
+def lean_misfit(axes: Axes, slope: tuple[float, float], enough: float = 0.0) -> float:
     """How far a grid lies from the nearest one a die leaning :data:`LEAST_LEAN` to
     :data:`MOST_LEAN` degrees, toward any direction, shows a camera of ``slope`` there (and of
     :data:`SLOPE_HEDGE` of it), each turned and scaled as best fits; relative as
@@ -93,7 +93,8 @@ def lean_misfit(axes: Axes, slope: tuple[float, float]) -> float:
     Each lean's grid is ``s L R``: ``L`` the lean's change of a cell step (the module's
     docstring), ``R`` a turn. The turn and scale are fitted to ``L``'s inverse applied to the
     grid, which is near enough the best for leans this shallow. Leans are tried every
-    :data:`HEADING_STEP` and :data:`TILT_STEP`, then finer round the best."""
+    :data:`HEADING_STEP` and :data:`TILT_STEP`, then finer round the best. A misfit below
+    ``enough`` is returned as soon as found (the hedged slope is then not tried)."""
     a, b, c, d = _columns(axes)
     seen = np.array([[a, b], [c, d]])
     best = math.inf
@@ -107,6 +108,8 @@ def lean_misfit(axes: Axes, slope: tuple[float, float]) -> float:
             math.radians(MOST_LEAN),
         )
         best = min(best, misfit, _nearest_lean(seen, w, headings, tilts)[0])
+        if best < enough:
+            break
     return best
 
 
@@ -155,7 +158,8 @@ def cannot_lean(axes: Axes, slope: tuple[float, float]) -> bool:
     flat = flat_misfit(axes)
     if flat > FLAT_FIT or not all(math.isfinite(v) for v in slope):
         return False  # (a camera model giving no slope here tells nothing)
-    return lean_misfit(axes, slope) >= max(LEAN_MISFIT, flat + LEAN_MARGIN)
+    least = max(LEAN_MISFIT, flat + LEAN_MARGIN)
+    return lean_misfit(axes, slope, enough=least) >= least
 
 
 def _columns(axes: Axes) -> tuple[float, float, float, float]:

@@ -161,8 +161,8 @@ class FaceRead:
     """Patch pixels from one cell to the next along the face's two axes, when measured (else
     ``angle`` and ``step`` make a square grid)."""
     pip_axes: Axes | None = None
-    """The same, measured on the face's own pips one by one (:func:`pip_axes`) where four or
-    more are found: how the die's pose stretches its top."""
+    """The same, measured on the face's own pips one by one (:func:`measured_grid`) where four
+    or more are found: how the die's pose stretches its top."""
 
     def offset(self, across: float, down: float) -> tuple[float, float]:
         """Where cell ``(across, down)`` lies from the face's centre, in patch pixels."""
@@ -521,24 +521,21 @@ def pips_squareness(model: FaceModel, spots: npt.NDArray[np.float64]) -> float |
     overlaps a squashed face's pips, its aspect exactly 1: on development frames nearly a
     quarter of the cocked fours, fives and sixes read right were read on such a model, tilted
     11 to 43 degrees. Their pips, found one by one, show how squashed the face is."""
+    return measured_grid(model, spots)[0]
+
+
+def measured_grid(
+    model: FaceModel, spots: npt.NDArray[np.float64]
+) -> tuple[float | None, Axes | None]:
+    """:func:`pips_squareness` of one face, and the two axes (pixels per cell) of the grid
+    its pips lie on, found once; (None, None) when fewer than four alike are found. Unlike the
+    squareness, the axes keep which way the grid is stretched and sheared: what a die's pose
+    shows (:mod:`companion.vision.lean`)."""
     found = _pips_at_cells(model, spots)
     if found is None:
-        return None
+        return None, None
     xy, across, down = found
-    return _squareness(xy[:, 0], xy[:, 1], across, down)
-
-
-def pip_axes(model: FaceModel, spots: npt.NDArray[np.float64]) -> Axes | None:
-    """The two axes (pixels per cell) of the grid a face's own pips lie on, found one by one
-    as :func:`pips_squareness` finds them; None when fewer than four alike are found.
-
-    Unlike the squareness, these keep which way the grid is stretched and sheared: what a
-    die's pose shows (:mod:`companion.vision.lean`)."""
-    found = _pips_at_cells(model, spots)
-    if found is None:
-        return None
-    xy, across, down = found
-    return _affine(xy, across, down)[1]
+    return _squareness(xy[:, 0], xy[:, 1], across, down), _affine(xy, across, down)[1]
 
 
 def _pips_at_cells(
