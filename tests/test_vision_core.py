@@ -307,6 +307,25 @@ class TestStackCounting:
         reading = self.read_empty_with([(40, 4), (120, 5)])
         assert reading.count == 0 and reading.confidence >= 0.5
 
+    @staticmethod
+    def read_white_five(last_place_whiteness: float) -> checkers.RegionReading:
+        """A white line of five, its fifth place showing ``last_place_whiteness`` of a white
+        checker's colour."""
+        occupancy = checkers._expected_occupancy(5, "line").astype(np.float64)
+        seams = checkers._expected_seams(5, "line")
+        whiteness = occupancy * 0.5
+        last = slice(int(4 * g.CHECKER_PITCH), int(5 * g.CHECKER_PITCH))
+        whiteness[last] *= last_place_whiteness
+        counted = checkers.count_stack(occupancy, seams)
+        return checkers._reading(counted, occupancy, np.zeros_like(occupancy), whiteness)
+
+    def test_a_last_checker_showing_none_of_its_stack_s_colour_is_in_doubt(self) -> None:
+        # its last counted place shows no white: on development frames the last place of
+        # fives by the bar read as six showed only the frame's shadow there (5189, 5424)
+        assert self.read_white_five(0.0).count == 5
+        assert self.read_white_five(0.0).confidence < 0.5
+        assert self.read_white_five(1.0).confidence >= 0.5
+
     def test_a_half_covered_point_is_unsure(self) -> None:
         occupancy = np.full(checkers.AXIS_LENGTH, 0.45)
         _, confidence, _ = checkers.count_stack(occupancy, np.zeros(checkers.AXIS_LENGTH))
