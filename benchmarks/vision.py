@@ -94,15 +94,16 @@ other proportions: 20 readable, all exact, 2 of 2,147 sure points wrong; with st
 exact, 8 of 2,173.
 Session 12 (the same frames): confident but wrong 0.2% (900449, as in session 11), readable
 13.6% (67 of 68 exact: a flat die touching something is read flat surely where no lean of its
-top would show this camera square, companion/vision/lean.py); sure points wrong 16 of 8,158 (the
+top would show this camera square, companion/vision/lean.py); sure points wrong 14 of 8,149 (the
 total of fifteen never empties a place read holding checkers; a point read empty where its
-middle shows something is unsure); die values 93.8% (95.5% in view); cocked caught 80.8%, flat
+middle shows something, and a stack whose last checker shows none of its colour, are unsure);
+die values 93.8% (95.5% in view); cocked caught 80.8%, flat
 called cocked 6.7% (surely: 0.0% / 0.0%); dice left unsure 35.9% (38.7%); board found 95% (4%
-wrong); read median 47.0 ms (busy, slower machine). With --photo: readable 12.0% (59 of 60
-exact, the same frame confidently wrong), sure points wrong 21 of 8,013, die values 93.7%,
+wrong); read median 46.5 ms (busy, slower machine). With --photo: readable 12.0% (59 of 60
+exact, the same frame confidently wrong), sure points wrong 13 of 8,000, die values 93.7%,
 cocked caught 80.0%, flat called cocked 6.9% (surely 0.0% / 0.1%), dice left unsure 37.6%.
-Boards of other proportions: 21 readable, all exact, 1 of 2,137 sure points wrong; with strips:
-19, all exact, 8 of 2,154.
+Boards of other proportions: 21 readable, all exact, none of 2,134 sure points wrong; with
+strips: 19, all exact, 7 of 2,151.
 """
 
 from __future__ import annotations

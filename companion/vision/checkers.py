@@ -772,7 +772,7 @@ LAST_PLACE_LEAN = 0.06
 place a stack's last checker in a line takes, below which that checker is in doubt. On 480
 development frames four of six stacks of two or more read surely but wrongly showed less there
 (a five by the bar read as six, twice; a die at a stack's end; a line of five taken for
-fifteen); 20 of 2,272 read rightly did."""
+fifteen); 17 of 2,272 read rightly did, on no frame otherwise readable."""
 LAST_PLACE_CONFIDENCE = 0.2
 """Confidence left to a count whose last checker shows none of its stack's colour."""
 
