@@ -35,6 +35,7 @@ SEAM_WEIGHT = 1.0
 TALL_STACK_COST = 0.002
 """Each checker beyond five costs this much fit: tall stacks are rarer than short ones."""
 UNCLEAR = (0.15, 0.75)
+"""Occupancy between these is neither plainly a checker nor plainly the board."""
 STRIPS_DISAGREE = 0.025
 """How much worse (:func:`synthesis_errors`) the strips find the count chosen than the count
 they find best, beyond which the count is unsure: the occupancy and seams along the axis and
@@ -45,9 +46,11 @@ read surely but wrongly unsure, and 24 of 7,839 read surely and rightly; no fram
 became unreadable."""
 DISAGREEING_CONFIDENCE = 0.2
 """Confidence left to a count the strips clearly disagree with."""
+LINE_PLACES = 6
+"""Checkers that lie side by side along a point before a line overlaps like shingles
+(:func:`companion.geometry.stack_centres`)."""
 ALTERNATIVE_MARGIN = 0.05
 """Counts whose fit is within this of the best are kept as alternatives."""
-"""Occupancy between these is neither plainly a checker nor plainly the board."""
 OTHER_LIMIT = 0.22
 """Share of a region covered by something unlike a checker (a hand) that makes it unreadable."""
 CAMOUFLAGE = 12.0
@@ -701,7 +704,7 @@ def _slot_masks() -> FloatArray:
     across = np.arange(-STRIP_HALF, STRIP_HALF, STRIP_STEP) + STRIP_STEP / 2
     radius = g.CHECKER_DIAMETER / 2 - 1.0
     rows = []
-    for _, y, _ in g.stack_centres(13, 6, "line"):
+    for _, y, _ in g.stack_centres(13, LINE_PLACES, "line"):
         rows.append((np.hypot(along[:, None] - y, across[None, :]) <= radius).ravel())
     return np.array(rows, dtype=np.float64)
 
@@ -781,12 +784,18 @@ def _last_place_lean(count: int, occupancy: FloatArray, whiteness: FloatArray) -
     """How the place a stack's last checker in a line takes leans, white (+) or black (-):
     its whiteness over its occupancy (the sixth place for taller stacks, whose line ends
     there)."""
-    line = min(count, 6)
+    line = min(count, LINE_PLACES)
     start = int((line - 1) * g.CHECKER_PITCH)
     end = min(int(line * g.CHECKER_PITCH), len(occupancy))
     if end <= start:
         return 0.0
-    return _mean(whiteness[start:end]) / max(_mean(occupancy[start:end]), 0.05)
+    return _colour_lean(whiteness[start:end], occupancy[start:end])
+
+
+def _colour_lean(whiteness: FloatArray, occupancy: FloatArray) -> float:
+    """How a stretch of a point's axis leans white (+) or black (-): its whiteness over what
+    of it shows something (as little as 0.05, where nearly nothing does)."""
+    return _mean(whiteness) / max(_mean(occupancy), 0.05)
 
 
 def _reading(
@@ -804,7 +813,7 @@ def _reading(
         return RegionReading(0, 0.0, covered=True)
     count, confidence, close = counted
     extent = int(min(AXIS_LENGTH, max(count, 1) * g.CHECKER_PITCH))
-    lean = _mean(whiteness[:extent]) / max(_mean(occupancy[:extent]), 0.05)
+    lean = _colour_lean(whiteness[:extent], occupancy[:extent])
     sign = 1 if lean > 0 else -1
     alternatives = tuple(sign * n for n in close)
     if count == 0:

@@ -1408,7 +1408,6 @@ def _judge_rest(
             off_centre = _off_centre(edges, around)
         if edges is not None:
             outline = _side_shown_beyond(edges, around)
-    slope = _camera_slope(heights.camera, face_mm, top)
     measured = face.pip_axes is not None
     squash = squash_evidence(face.aspect, measured)
     excess = max(tilt_evidence(face.aspect, beside, predicted, measured), off_centre, outline)
@@ -1416,7 +1415,11 @@ def _judge_rest(
     sureness = float(np.clip(abs(excess) / SIDE_MARGIN, 0.0, 1.0))
     on_checker = die.reading.on_checker
     alone = False
-    if face.pip_axes is not None and not on_checker and lean.cannot_lean(face.pip_axes, slope):
+    if (
+        face.pip_axes is not None
+        and not on_checker
+        and lean.cannot_lean(face.pip_axes, _camera_slope(heights.camera, face_mm, top))
+    ):
         # no lean toward anything shows a top like this one to this camera: whatever shows
         # beside it (a spot taken for a side's pip, colour beyond its edge) is not its side
         # (not for a die read on a checker: it counts as cocked however level it lies)

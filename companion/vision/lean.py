@@ -20,7 +20,7 @@ slope of about 0.55 (a camera tilted some 30 degrees, or a die far out in a wide
 nearly straight down, the rule never settles a die.
 
 How far a grid lies from a square one (:func:`flat_misfit`) is the same measure as its
-squareness (the ratio ``r`` of its two stretches, :func:`companion.vision.pips.pips_squareness`):
+squareness (the ratio ``r`` of its two stretches, :func:`companion.vision.pips.grid_squareness`):
 ``sqrt 2 (1 - r) / (1 + r)``. What is new here is the other side: how near the grid lies to one
 that some lean shows this camera.
 
@@ -37,7 +37,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
-from companion.vision.pips import Axes
+from companion.vision.pips import Axes, grid_squareness
 
 LEAST_LEAN = 10.0
 """Least tilt (degrees) of a die leaning on something: a checker's side, a wall or the other
@@ -75,13 +75,14 @@ _HEADINGS = np.radians(np.arange(0.0, 360.0, HEADING_STEP))
 def flat_misfit(axes: Axes) -> float:
     """How far a grid (its two axes, any units per cell) lies from the nearest square grid,
     turned and scaled as needed: the Frobenius norm of the difference over the square grid's
-    scale. 0 for a flat die's top; about ``|1 - k| / sqrt 2`` for a top squashed to ``k``."""
-    a, b, c, d = _columns(axes)
-    scale = math.hypot((a + d) / 2, (c - b) / 2)
-    off = math.sqrt(((a - d) / 2) ** 2 + ((b + c) / 2) ** 2) * math.sqrt(2.0)
-    if not scale > 1e-9:
+    scale, which is ``sqrt 2 (1 - r) / (1 + r)`` of its squareness ``r``
+    (:func:`companion.vision.pips.grid_squareness`). 0 for a flat die's top; about
+    ``|1 - k| / sqrt 2`` for a top squashed to ``k``."""
+    if not any(axes[0]) and not any(axes[1]):
         return math.inf  # no grid at all: nothing square about it
-    return off / scale
+    # (its square part and the rest stretch the grid by their sum and their difference)
+    squareness = grid_squareness(axes)
+    return math.sqrt(2.0) * (1.0 - squareness) / (1.0 + squareness)
 
 
 def lean_misfit(axes: Axes, slope: tuple[float, float], enough: float = 0.0) -> float:

@@ -180,7 +180,7 @@ class GridFit:
     strength: float
     """The weakest pip's contrast over the strongest spot left out inside the face."""
     aspect: float = 1.0
-    """How square the pip grid shows (:func:`_squareness`): 1 on a face seen square-on,
+    """How square the pip grid shows (:func:`grid_squareness`): 1 on a face seen square-on,
     about cos(tilt) on a face tilted away (a cocked die's top), whichever way it tilts."""
     axes: Axes = ((1.0, 0.0), (0.0, 1.0))
     """Pixels from one cell to the next along the face's two axes (fitted to the pips when
@@ -461,8 +461,8 @@ def fit_grids(
         if len(found) >= 4:
             # twos and threes lie on one diagonal: their turn, and so their aspect, is not
             # pinned down by the pips alone
-            aspect = _squareness(u[index][members], v[index][members], a_cells, b_cells)
             centre, axes = _affine(xy[members], a_cells, b_cells)
+            aspect = grid_squareness(axes)
         fits.append(GridFit(centre, turn, found, float(ratio[index]), aspect, axes))
     return fits
 
@@ -485,26 +485,17 @@ def _strongest_turns(
     return chosen
 
 
-def _squareness(
-    u: npt.NDArray[np.float64],
-    v: npt.NDArray[np.float64],
-    across: npt.NDArray[np.float64],
-    down: npt.NDArray[np.float64],
-) -> float:
-    """How square the pip grid shows: the least over the greatest stretch of the affine map
-    from grid cells to where the pips lie (1 square-on, cos(tilt) for a tilted face).
+def grid_squareness(axes: Axes) -> float:
+    """How square a pip grid whose cells step by ``axes`` shows: the least over the greatest
+    stretch of its map from grid cells to where the pips lie (1 square-on, cos(tilt) for a
+    tilted face). Its axes come from four or more cells of a 3x3 grid (:func:`_affine`),
+    which always spread in two directions.
 
     A face tilted along its own axes shows a rectangle, one tilted along a diagonal (a die
     leaning on a checker by its corner) a rhombus whose pip rows stay evenly spaced: only the
-    map's two stretches (its singular values) tell both apart from a square. 1 (no evidence
-    of a tilt) when the pips do not spread in two directions.
+    map's two stretches (its singular values) tell both apart from a square.
     """
-    cells = np.column_stack([across - across.mean(), down - down.mean()])
-    seen = np.column_stack([u - u.mean(), v - v.mean()])
-    if np.linalg.matrix_rank(cells, tol=1e-6) < 2:
-        return 1.0
-    mapping, *_ = np.linalg.lstsq(cells, seen, rcond=None)
-    stretches = np.linalg.svd(mapping, compute_uv=False)
+    stretches = np.linalg.svd(np.array(axes, dtype=np.float64), compute_uv=False)
     return float(stretches[-1] / max(stretches[0], 1e-6))
 
 
@@ -514,7 +505,7 @@ cell (a steep tilt moves a square model's corner pips up to 0.3 of a step from i
 
 
 def pips_squareness(model: FaceModel, spots: npt.NDArray[np.float64]) -> float | None:
-    """How square a face's pips show (:func:`_squareness`), measured on the spots nearest
+    """How square a face's pips show (:func:`grid_squareness`), measured on the spots nearest
     where its ``model`` puts a pip; None when fewer than four alike are found.
 
     The model the face's pixels chose (:func:`explain_face`) may be a square grid that merely
@@ -534,8 +525,8 @@ def measured_grid(
     found = _pips_at_cells(model, spots)
     if found is None:
         return None, None
-    xy, across, down = found
-    return _squareness(xy[:, 0], xy[:, 1], across, down), _affine(xy, across, down)[1]
+    axes = _affine(*found)[1]
+    return grid_squareness(axes), axes
 
 
 def _pips_at_cells(

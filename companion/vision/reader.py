@@ -716,10 +716,20 @@ def checker_within_reach(
 ) -> bool:
     """Whether a checker (on a point, as many as it may hold: :func:`tallest`, or on the bar)
     lies within ``margin`` mm of a die's corners: one it could lean on."""
-    x, y = die.footprint_mm
-    reach = dice.HALF_DIAGONAL + margin
+    return _checker_within(die.footprint_mm, regions, bar, dice.HALF_DIAGONAL + margin)
+
+
+def _checker_within(
+    xy: tuple[float, float],
+    regions: list[checkers.RegionReading],
+    bar: Counts,
+    distance: float,
+) -> bool:
+    """Whether a checker (on a point, as many as it may hold: :func:`tallest`, or on the bar)
+    has its rim within ``distance`` mm of ``xy`` (canonical mm)."""
+    x, y = xy
     return any(
-        math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + reach
+        math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + distance
         for cx, cy, _ in checker_centres(regions, bar, tallest)
     )
 
@@ -811,11 +821,7 @@ def _rests_on_a_checker(
     may rest level on one: a checker read (as many as a point may hold, :func:`tallest`, or on
     the bar) holds that middle within its rim and :data:`ON_A_CHECKER_SLACK`. A level die's
     middle lies over what holds it up, or it would topple."""
-    x, y = raised
-    return any(
-        math.hypot(x - cx, y - cy) < g.CHECKER_DIAMETER / 2 + ON_A_CHECKER_SLACK
-        for cx, cy, _ in checker_centres(regions, bar, tallest)
-    )
+    return _checker_within(raised, regions, bar, ON_A_CHECKER_SLACK)
 
 
 ON_A_CHECKER_SLACK = 4.0
